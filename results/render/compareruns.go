@@ -12,8 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// compareTable has a row per variant and run of rr: the catalogue's Runs
-// measures, against the reference run's (a label's %s names it).
+// compareTable has a row per variant and run, against the reference (a label's %s names it).
 func compareTable(rr *analysis.RunsReport) tables.Table {
 	cols := measure.RunsColumns(rr)
 	ct := tables.Header(cols, "variant", "run")
@@ -32,13 +31,12 @@ func compareTable(rr *analysis.RunsReport) tables.Table {
 	return ct
 }
 
-// CompareRuns writes the plain-text comparison of stored runs rr: the
-// runs and their answers, the compare table and each run's speed table.
+// CompareRuns writes the plain-text comparison of stored runs rr.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
 	d := &doc{}
 	fmt.Fprintf(d, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
-	var rt tables.Table // left-aligned
+	var rt tables.Table
 	for i, m := range rr.Runs {
 		r := m.Run
 		started := "-"

@@ -14,9 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 )
 
-// WriteCSV writes summary.csv: per variant a row per repetition and an
-// "all" row, a row per partial or excluded window, with the columns
-// variant, series, sweep.KEY…, rep and the catalogue's CSV measures.
+// WriteCSV writes summary.csv: per variant a row per repetition and an "all"
+// row, then a row per partial or excluded window.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	var sweepKeys []string
@@ -64,8 +63,6 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			row(nil, nm.Variant, "all", func(c measure.Column) measure.Value { return c.OfVariant(x) })
 		}
 	}
-	// A window an interrupt cut short or exclude_flagged set aside: its rep
-	// marked "partial" or "excluded", with the reports' line on it.
 	for _, kind := range []struct {
 		mark  string
 		reps  func(v *results.Variant) []results.Rep
@@ -86,7 +83,6 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	return writeCSV(w, "csv", rows)
 }
 
-// writeCSV writes rows as CSV, an error saying what it was.
 func writeCSV(w io.Writer, what string, rows [][]string) error {
 	if err := csv.NewWriter(w).WriteAll(rows); err != nil {
 		return fmt.Errorf("write %s: %w", what, err)
@@ -94,9 +90,7 @@ func writeCSV(w io.Writer, what string, rows [][]string) error {
 	return nil
 }
 
-// WriteProfileCSV writes profile.csv: per variant, a row per library and
-// top function, then its crypto_share, offload_bound, delta_pct and
-// self_check rows, or one not_available row with the reason (docs/profiling.md).
+// WriteProfileCSV writes profile.csv (docs/profiling.md).
 func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
 	f := func(x float64) string { return floatCell(x, true) }
@@ -127,9 +121,7 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 	return writeCSV(w, fmt.Sprintf("profile csv %q", m.Run.Name), rows)
 }
 
-// WriteSpeedCSV writes speed.csv: a row per variant, speed command and
-// figure as run.json has it, unrounded and uncompared (a command without
-// figures has one row with its error); the header alone without speed runs.
+// WriteSpeedCSV writes speed.csv: a row per variant, command and figure, unrounded.
 func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
 	for _, v := range m.Run.Variants {
@@ -146,7 +138,6 @@ func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 	return writeCSV(w, fmt.Sprintf("speed csv %q", m.Run.Name), rows)
 }
 
-// floatCell is x in a CSV cell, all its digits; "" when not ok.
 func floatCell(x float64, ok bool) string {
 	if !ok {
 		return ""
@@ -154,7 +145,6 @@ func floatCell(x float64, ok bool) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// blockCell is a speed figure's block size in a CSV cell; "" for none.
 func blockCell(n int) string {
 	if n == 0 {
 		return ""

@@ -11,8 +11,7 @@ import (
 )
 
 // WriteProfilePprof writes variant i's folded stacks as a gzipped pprof
-// profile (samples/count, cpu/nanoseconds; a frame's library is its
-// mapping), for go tool pprof, speedscope and Grafana.
+// profile, a frame's library its mapping.
 func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 	t := m.Profile
 	if t == nil || i < 0 || i >= len(t.Variants) || !t.Variants[i].Available() {

@@ -12,8 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// SummaryJSON is the summary a CI pipeline gates on (docs/outputs.md): a
-// variant is the catalogue's JSON measures, the answers the analysis's.
+// SummaryJSON is the summary a CI pipeline gates on (docs/outputs.md).
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
@@ -47,20 +46,15 @@ func must(key string, v any) measure.Field { return measure.Field{Key: key, Valu
 
 var opt = measure.Omit
 
-// object is a JSON object that keeps its fields' order and writes "<"
-// and ">" as they are, like the summary around it.
+// object is a JSON object that keeps its fields' order and writes "<" and ">" as they are.
 type object []measure.Field
 
-// newObject is the fields in order, the empty optional ones left out.
 func newObject(fs ...measure.Field) object { return object(measure.Dense(fs)) }
 
-// MarshalJSON writes o's fields in order, "<" and ">" as they are.
 func (o object) MarshalJSON() ([]byte, error) { return measure.Fields(o).Marshal(false) }
 
-// UnmarshalJSON reads o back in order (measure.Fields).
 func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }
 
-// Summarize returns the SummaryJSON of m.
 func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
@@ -95,7 +89,6 @@ func Summarize(m *analysis.Report) *SummaryJSON {
 	return out
 }
 
-// partialJSON lists r's partial windows, each with its line.
 func partialJSON(r *results.Run, lines []string) []object {
 	var out []object
 	for i := range r.Variants {
@@ -109,7 +102,6 @@ func partialJSON(r *results.Run, lines []string) []object {
 	return out
 }
 
-// sweepJSON is a sweep's answer, its variants named by their values.
 func sweepJSON(s *analysis.RunSummary, sw *analysis.SweepSummary) object {
 	var values []object
 	for n, i := range sw.Variants {
@@ -126,7 +118,6 @@ func sweepJSON(s *analysis.RunSummary, sw *analysis.SweepSummary) object {
 		opt("caution", sw.Caution), opt("verdict", tables.PlateauLine(s, sw)))
 }
 
-// labelled is label(i) for each index in is; nil for none.
 func labelled(is []int, label func(int) string) []string {
 	var out []string
 	for _, i := range is {
@@ -135,7 +126,7 @@ func labelled(is []int, label func(int) string) []string {
 	return out
 }
 
-// driftJSON is the drift by round (null without a rate); nil for none.
+// driftJSON is the drift by round (null without a rate).
 func driftJSON(d *analysis.DriftSummary) object {
 	if d.Rounds < 2 {
 		return nil
@@ -148,7 +139,6 @@ func driftJSON(d *analysis.DriftSummary) object {
 		must("controlled", d.Controlled), opt("order_unknown", d.Unknown))
 }
 
-// speedJSON is the crypto speed table, values and Δ % by variant.
 func speedJSON(st *analysis.SpeedTable) object {
 	if st == nil {
 		return nil
@@ -172,7 +162,6 @@ func speedJSON(st *analysis.SpeedTable) object {
 		must("figures", figures), opt("failures", st.Failures))
 }
 
-// searchJSON is a search's answer, points named by value; nil for none.
 func searchJSON(ss *analysis.SearchSummary) object {
 	if ss == nil {
 		return nil
@@ -197,8 +186,7 @@ func searchJSON(ss *analysis.SearchSummary) object {
 		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
 }
 
-// profileJSON is variant i's server profile or why it has none; nil
-// when the run did not profile.
+// profileJSON is variant i's server profile or why it has none.
 func profileJSON(t *analysis.ProfileTable, i int) object {
 	if t == nil || i >= len(t.Variants) {
 		return nil
@@ -212,7 +200,6 @@ func profileJSON(t *analysis.ProfileTable, i int) object {
 		opt("self_check", measure.Opt(v.Check, v.Check.Checked)), opt("pprof", v.Pprof))
 }
 
-// WriteSummaryJSON writes the SummaryJSON of m, indented.
 func WriteSummaryJSON(w io.Writer, m *analysis.Report) error {
 	return writeIndentedJSON(w, Summarize(m))
 }

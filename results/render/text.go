@@ -16,8 +16,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// variant writes a variant's environment, server and repetitions: the
-// text report alone shows each window.
+// variant writes a variant's environment, server and repetitions (text only).
 func (d *doc) variant(m *analysis.Report, vi int) {
 	v := &m.Run.Variants[vi]
 	d.heading(1, "variant "+v.Name, "")
@@ -37,8 +36,6 @@ func (d *doc) variant(m *analysis.Report, vi int) {
 	}
 }
 
-// rep writes a repetition: its flags, its facts and timeline, what it
-// negotiated, its diagnoses, then its latencies and groups.
 func (d *doc) rep(x *measure.Rep) {
 	rep, ra := x.Rep, x.A
 	if st := rep.Step; st != nil {
@@ -80,8 +77,7 @@ func (d *doc) rep(x *measure.Rep) {
 	}
 }
 
-// hostGroups sums a repetition's groups per host: groups, CPUs, client
-// CPU and clock offset; nothing when every group ran here.
+// hostGroups sums a repetition's groups per host; nothing when all ran here.
 func (d *doc) hostGroups(groups []results.Group) {
 	if !slices.ContainsFunc(groups, func(g results.Group) bool { return g.Host != "" }) {
 		return
@@ -121,11 +117,9 @@ func (d *doc) hostGroups(groups []results.Group) {
 	}
 }
 
-// textWidth is the width the text report's comparison keeps to.
 const textWidth = 120
 
-// wrapLast splits the last cell of t's rows at spaces so that each line
-// fits width beside the other columns, continuing on rows of its own.
+// wrapLast wraps the last cell of t's rows at spaces to fit width, on rows of their own.
 func wrapLast(t *tables.Table, width int) {
 	n := len(t.Rows[0]) - 1
 	lead := 2 * n // the other columns and the gaps
@@ -150,8 +144,7 @@ func wrapLast(t *tables.Table, width int) {
 	t.Rows = rows
 }
 
-// writeTable writes t as text: each column as wide as its widest cell,
-// two spaces apart, each line after indent.
+// writeTable writes t as text, columns two spaces apart, each line after indent.
 func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 	rows := t.Rows
 	if t.Header != nil {
@@ -176,5 +169,4 @@ func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 	}
 }
 
-// rightAligned says whether t aligns column i right.
 func rightAligned(t *tables.Table, i int) bool { return i < len(t.Right) && t.Right[i] }

@@ -17,8 +17,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Comparison is the answer of a run: per variant, the catalogue's
-// measures that out's variant tables show.
+// Comparison has a row per variant with the measures out's tables show.
 func Comparison(m *analysis.Report, out measure.Output) Table {
 	cols := measure.VariantColumns(m, out)
 	t := Header(cols, "variant")
@@ -29,8 +28,7 @@ func Comparison(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Below is what the text report writes under its comparison: per variant
-// (named on its first row), each Below measure it has, labelled.
+// Below is each variant's Below measures, labelled, under the text comparison.
 func Below(m *analysis.Report) Table {
 	var t Table
 	cols := measure.VariantColumns(m, measure.Below)
@@ -47,8 +45,7 @@ func Below(m *analysis.Report) Table {
 	return t
 }
 
-// Repetitions has a row per repetition with the measures out's tables
-// show; a variant without any says so in the last cell.
+// Repetitions has a row per repetition with the measures out's tables show.
 func Repetitions(m *analysis.Report, out measure.Output) Table {
 	cols := measure.RepColumns(m, out)
 	t := Header(cols, "variant", ">rep")
@@ -66,8 +63,7 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Probes has a row per variant and probe (a failed column only when one
-// failed); ok is false without any.
+// Probes has a row per variant and probe, a failed column only when one failed.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	t = Table{}.cols("variant", "probe", ">n", ">mean delta", ">per request", "failed")
 	failed := false
@@ -95,8 +91,7 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	return t, len(t.Rows) > 0
 }
 
-// Drift is every variant's rate by round and the round effect, with its
-// title; ok is false with fewer than two rounds.
+// Drift is every variant's rate by round and the round effect, with its title.
 func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	d := &s.Drift
 	if d.Rounds < 2 {
@@ -136,12 +131,10 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	return t, title, true
 }
 
-// chartWidth is the width of a sweep chart's bars in characters.
 const chartWidth = 40
 
-// Sweep is a sweep's variants in chart order (the baseline first when
-// measured and not one of them), each with an ASCII bar of its mean rate
-// and confidence interval on a scale from 0.
+// Sweep is a sweep's variants (the baseline first when measured and not
+// one of them), each with an ASCII bar of its mean rate and 95 % CI.
 func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	rows, labels := sw.Variants, sw.Labels
 	if !slices.Contains(rows, s.Baseline) && s.Baseline >= 0 {
@@ -174,8 +167,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	return t
 }
 
-// bar draws st from 0 to scale in width characters between '|': '#' up to
-// the mean, the 95 % CI as '=' below it and '-' above it.
+// bar draws st from 0 to scale: '#' up to the mean, the CI '=' below it, '-' above.
 func bar(st stats.Stats, scale float64, width int) string {
 	cells := bytes.Repeat([]byte{' '}, width)
 	if st.N > 0 && scale > 0 {
@@ -196,8 +188,7 @@ func bar(st stats.Stats, scale float64, width int) string {
 	return "|" + string(cells) + "|"
 }
 
-// niceCeil returns the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k
-// that is at least x; 0 for x ≤ 0.
+// niceCeil is the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at least x.
 func niceCeil(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {
 		return 0
@@ -215,52 +206,51 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// Latencies is a repetition's latency table: a row per measure.Latencies
-// family with a value, a column per member.
+// Latencies has a row per family of a repetition's latencies, a column per member.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
-	return latencies(cols, []*measure.Rep{x}, [][]string{nil}, measure.Column.OfRep, measure.LatencyHeading)
+	t := latencyHeader(cols, measure.LatencyHeading)
+	addLatencies(&t, cols, measure.Column.OfRep, x)
+	return t
 }
 
 // VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
-	var xs []*measure.Variant
-	var names [][]string
-	for i := range m.Run.Variants {
-		xs, names = append(xs, measure.NewVariant(m, i)), append(names, []string{m.Run.Variants[i].Name})
-	}
 	cols := measure.Columns(m, measure.PageLatencies)
-	return latencies(cols, xs, names, measure.Column.OfVariant, "variant", "timing")
+	t := latencyHeader(cols, "variant", "timing")
+	for i := range m.Run.Variants {
+		addLatencies(&t, cols, measure.Column.OfVariant, measure.NewVariant(m, i), m.Run.Variants[i].Name)
+	}
+	return t
 }
 
-// latencies is names, then a column per member of cols' first family,
-// with a row per x (after its lead) and family that has a value.
-func latencies[X any](cols []measure.Column, xs []X, leads [][]string, of func(measure.Column, X) measure.Value,
-	names ...string) Table {
-	t := Table{Header: names, Right: make([]bool, len(names))}
+// latencyHeader is names, then a column per member of cols' first family.
+func latencyHeader(cols []measure.Column, names ...string) Table {
+	t := Table{}.cols(names...)
 	for _, c := range cols {
 		if c.Measure == cols[0].Measure {
 			t = t.cols(">" + c.Param)
 		}
 	}
-	for k, x := range xs {
-		for start, end := 0, 0; start < len(cols); start = end {
-			row := append(slices.Clone(leads[k]), cols[start].Label)
-			for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-				if v := of(cols[end], x); v.Kind != measure.None {
-					row = append(row, cols[end].Text(v))
-				}
-			}
-			if len(row) > len(leads[k])+1 {
-				t.Add(row...)
-			}
-		}
-	}
 	return t
 }
 
-// Groups has a row per group of a repetition and its total, with the
-// measure.Groups measures (a Sparse one only where a row has it).
+// addLatencies adds after lead a row per family of cols that x has a value of.
+func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column, X) measure.Value, x X, lead ...string) {
+	for start, end := 0, 0; start < len(cols); start = end {
+		row := append(slices.Clone(lead), cols[start].Label)
+		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
+			if v := of(cols[end], x); v.Kind != measure.None {
+				row = append(row, cols[end].Text(v))
+			}
+		}
+		if len(row) > len(lead)+1 {
+			t.Add(row...)
+		}
+	}
+}
+
+// Groups has a row per group and the total (a Sparse measure only where a row has it).
 func Groups(x *measure.Rep) Table {
 	rows := []*results.Group{}
 	for i := range x.Rep.Groups {
@@ -282,8 +272,7 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
-// Search has a row per visited value in grid order: its visits, the
-// objective's mean and 95 % CI, and its marks.
+// Search has a row per visited value in grid order.
 func Search(s *analysis.SearchSummary) Table {
 	t := Table{}.cols(">"+s.Search.Key, "visits", ">windows", ">mean "+s.Unit(), "95 % CI", "mark")
 	for i := range s.Points {
@@ -306,7 +295,6 @@ func Search(s *analysis.SearchSummary) Table {
 	return t
 }
 
-// Capacity has a row per step of a variant's capacity search.
 func Capacity(c *results.Capacity) Table {
 	t := Table{}.cols(">step", "phase", ">asked/s", ">achieved/s", ">missed", ">errors", ">p99 handshake ms",
 		">p99 from intended ms", "verdict")
@@ -322,7 +310,6 @@ func Capacity(c *results.Capacity) Table {
 	return t
 }
 
-// Speed is the crypto speed table: a row per figure, a column per variant.
 func Speed(t *analysis.SpeedTable) Table {
 	tb := Table{Header: t.Header()}
 	for i := range tb.Header {
@@ -334,7 +321,6 @@ func Speed(t *analysis.SpeedTable) Table {
 	return tb
 }
 
-// Thresholds has a row per threshold check.
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
@@ -347,7 +333,6 @@ func Thresholds(cs []analysis.ThresholdCheck) Table {
 	return t
 }
 
-// eachRep calls row for every repetition, named and numbered from 1.
 func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) {
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
@@ -357,8 +342,7 @@ func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) 
 	}
 }
 
-// NotCounted has a row per repetition with requests outside its window
-// (warm-up, in flight at its end) or TIME_WAIT sockets read after it.
+// NotCounted has a row per repetition with requests outside its window or TIME_WAIT after it.
 func NotCounted(m *analysis.Report) Table {
 	t := Table{}.cols("variant", ">rep", ">responses", ">errors", ">completed after", ">errors after",
 		">failed or cut off", ">in connect", ">in handshake", ">awaiting response", ">TIME_WAIT sockets after")
@@ -379,7 +363,6 @@ func NotCounted(m *analysis.Report) Table {
 	return t
 }
 
-// Errors has a row per repetition and error class that occurred.
 func Errors(m *analysis.Report) Table {
 	t := Table{}.cols("variant", ">rep", "class", ">count", "first message")
 	eachRep(m, func(variant, rep string, r *results.Rep) {
@@ -393,8 +376,7 @@ func Errors(m *analysis.Report) Table {
 	return t
 }
 
-// Negotiated has a row per variant and TLS parameters negotiated, the
-// most frequent first.
+// Negotiated has a row per variant and TLS parameters, the most frequent first.
 func Negotiated(m *analysis.Report) Table {
 	t := Table{}.cols("variant", "version, cipher, group", ">handshakes", ">share")
 	for i := range m.Run.Variants {
@@ -414,7 +396,6 @@ func Negotiated(m *analysis.Report) Table {
 	return t
 }
 
-// ProbeReadings has a row per repetition and probe.
 func ProbeReadings(m *analysis.Report) Table {
 	t := Table{}.cols("variant", ">rep", "probe", ">before", ">after", ">delta", "error")
 	eachRep(m, func(variant, rep string, r *results.Rep) {
@@ -426,8 +407,7 @@ func ProbeReadings(m *analysis.Report) Table {
 	return t
 }
 
-// Profile is the server profile: a column per variant, a row per library,
-// then the crypto share, offload bound, Δ and samples.
+// Profile has a column per variant, a row per library, then the crypto share, bound, Δ and samples.
 func Profile(t *analysis.ProfileTable) Table {
 	tb := Table{}.cols("server CPU by library")
 	for _, v := range t.Variants {
