@@ -18,65 +18,50 @@ import (
 // row, then a row per partial or excluded window.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
-	var sweepKeys []string
+	head := &results.Variant{Name: "variant", Series: "series", Sweep: map[string]string{}}
 	for _, v := range r.Variants {
-		sweepKeys = append(sweepKeys, slices.Collect(maps.Keys(v.Sweep))...)
-	}
-	slices.Sort(sweepKeys)
-	sweepKeys = slices.Compact(sweepKeys)
-	cols := measure.Columns(m, measure.CSV)
-	header := []string{"variant", "series"}
-	for _, k := range sweepKeys {
-		header = append(header, "sweep."+k)
-	}
-	header = append(header, "rep")
-	for _, c := range cols {
-		header = append(header, c.Key)
-	}
-	rows := [][]string{header}
-	row := func(v *results.Variant, name, rep string, cell func(measure.Column) measure.Value) {
-		out, sweep := []string{name, ""}, map[string]string(nil)
-		if v != nil {
-			out[1], sweep = v.Series, v.Sweep
+		for k := range v.Sweep {
+			head.Sweep[k] = "sweep." + k
 		}
-		for _, k := range sweepKeys {
-			out = append(out, sweep[k])
+	}
+	cols, keys := measure.Columns(m, measure.CSV), slices.Sorted(maps.Keys(head.Sweep))
+	var rows [][]string
+	row := func(v *results.Variant, rep string, cell func(measure.Column) string) {
+		out := []string{v.Name, v.Series}
+		for _, k := range keys {
+			out = append(out, v.Sweep[k])
 		}
 		out = append(out, rep)
 		for _, c := range cols {
-			out = append(out, cell(c).Text())
+			out = append(out, cell(c))
 		}
 		rows = append(rows, out)
 	}
+	row(head, "rep", func(c measure.Column) string { return c.Key })
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
 			x := measure.NewRep(m, i, j)
-			row(v, v.Name, strconv.Itoa(v.Reps[j].Index+1), func(c measure.Column) measure.Value { return c.OfRep(x) })
+			row(v, strconv.Itoa(v.Reps[j].Index+1), func(c measure.Column) string { return c.OfRep(x).Text() })
 		}
 		x := measure.NewVariant(m, i)
-		row(v, v.Name, "all", func(c measure.Column) measure.Value { return c.OfVariant(x) })
+		row(v, "all", func(c measure.Column) string { return c.OfVariant(x).Text() })
 	}
 	for _, nm := range r.NotMeasured {
 		if !slices.ContainsFunc(r.Variants, func(v results.Variant) bool { return v.Name == nm.Variant }) {
 			x := &measure.Variant{R: m, I: -1, Name: nm.Variant}
-			row(nil, nm.Variant, "all", func(c measure.Column) measure.Value { return c.OfVariant(x) })
+			row(&results.Variant{Name: nm.Variant}, "all", func(c measure.Column) string { return c.OfVariant(x).Text() })
 		}
 	}
-	for _, kind := range []struct {
-		mark  string
-		reps  func(v *results.Variant) []results.Rep
-		lines []string
-	}{
-		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial.Strings()},
-		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded.Strings()},
-	} {
+	// A window an interrupt cut short or exclude_flagged set aside, with the reports' line.
+	lines := map[string][]string{"partial": m.Partial.Strings(), "excluded": m.Excluded.Strings()}
+	for _, mark := range []string{"partial", "excluded"} {
 		for i := range r.Variants {
 			v := &r.Variants[i]
-			for _, p := range kind.reps(v) {
-				x := &measure.Rep{R: m, V: v, Rep: &p, Note: kind.lines[0]}
-				kind.lines = kind.lines[1:]
-				row(v, v.Name, strconv.Itoa(p.Index+1)+" "+kind.mark, func(c measure.Column) measure.Value { return c.OfRep(x) })
+			for _, p := range map[string][]results.Rep{"partial": v.Partial, "excluded": v.Excluded}[mark] {
+				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[mark][0]}
+				lines[mark] = lines[mark][1:]
+				row(v, strconv.Itoa(p.Index+1)+" "+mark, func(c measure.Column) string { return c.OfRep(x).Text() })
 			}
 		}
 	}
