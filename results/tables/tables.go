@@ -69,17 +69,12 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	failed := false
 	for i := range s.Variants {
 		for _, p := range s.Variants[i].Probes {
-			mean, per, f := format.Missing, format.Missing, ""
-			if p.N > 0 {
-				mean = format.Number(p.MeanDelta)
-			}
-			if p.HasPerRequest {
-				per = strconv.FormatFloat(p.PerRequest, 'f', 3, 64)
-			}
+			f := ""
 			if p.Failed > 0 {
 				f, failed = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError)), true
 			}
-			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), mean, per, f)
+			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), orMissing(p.N > 0, format.Number(p.MeanDelta)),
+				orMissing(p.HasPerRequest, strconv.FormatFloat(p.PerRequest, 'f', 3, 64)), f)
 		}
 	}
 	if !failed {
@@ -101,22 +96,12 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	effect := []string{"round effect"}
 	for r := range d.Rounds {
 		t = t.cols(fmt.Sprintf(">round %d", r+1))
-		effect = append(effect, format.Missing)
-		if d.RoundHas[r] {
-			effect[r+1] = format.Delta(d.RoundPct[r])
-		}
+		effect = append(effect, orMissing(d.RoundHas[r], format.Delta(d.RoundPct[r])))
 	}
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
-			switch {
-			case !c.OK:
-				row = append(row, format.Missing)
-			case c.Failed:
-				row = append(row, format.Rate(c.Rate)+" FAILED")
-			default:
-				row = append(row, format.Rate(c.Rate))
-			}
+			row = append(row, orMissing(c.OK, format.Rate(c.Rate)+map[bool]string{true: " FAILED"}[c.Failed]))
 		}
 		t.Add(row...)
 	}
@@ -152,17 +137,15 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	t := Table{}.cols("", ">"+strings.Join(sw.Keys, " "), "variant", axis, ">mean req/s", "95 % CI", ">Δ% vs baseline")
 	for k, i := range rows {
 		v := &s.Variants[i]
-		mark, mean := "", format.Missing
+		mark := ""
 		switch {
 		case v.Best:
 			mark = "*"
 		case v.Plateau && v.Series == sw.Series:
 			mark = "~"
 		}
-		if v.Stats.N > 0 {
-			mean = format.Rate(v.Stats.Mean)
-		}
-		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), mean, measure.CICell(v.Stats), measure.DeltaCell(s, v))
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), orMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)),
+			measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
 	return t
 }
@@ -281,10 +264,7 @@ func Search(s *analysis.SearchSummary) Table {
 		for _, n := range p.Visits {
 			visits = append(visits, "#"+strconv.Itoa(n))
 		}
-		ci := format.Missing
-		if p.Stats.HasCI {
-			ci = format.Number(p.Stats.CI95Low) + " … " + format.Number(p.Stats.CI95High)
-		}
+		ci := orMissing(p.Stats.HasCI, format.Number(p.Stats.CI95Low)+" … "+format.Number(p.Stats.CI95High))
 		for k, on := range []bool{i == s.Best, p.Plateau, i == s.PlateauLow, p.Untested} {
 			if on {
 				marks = append(marks, [...]string{"best", "plateau", "lowest on plateau", "once, not tested"}[k])
@@ -300,10 +280,7 @@ func Capacity(c *results.Capacity) Table {
 		">p99 from intended ms", "verdict")
 	for i, rep := range c.Steps {
 		st, g := rep.Step, &rep.Total
-		verdict := "pass"
-		if !st.Pass {
-			verdict = "FAIL: " + st.Why
-		}
+		verdict := map[bool]string{true: "pass", false: "FAIL: " + st.Why}[st.Pass]
 		t.Add(fmt.Sprint(i+1), st.Phase, format.Count(uint64(math.Round(st.Rate))), format.Rate(g.Rate()), format.Share(g.MissedShare()),
 			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99), verdict)
 	}
@@ -324,11 +301,7 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		verdict := "pass"
-		if !cs[i].Passed {
-			verdict = "CROSSED"
-		}
-		t.Add(verdict, cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
+		t.Add(map[bool]string{true: "pass", false: "CROSSED"}[cs[i].Passed], cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
 	}
 	return t
 }
@@ -416,20 +389,18 @@ func Profile(t *analysis.ProfileTable) Table {
 	row := func(label string, cell func(v *analysis.ProfileVariant) string) {
 		cells := []string{label}
 		for i := range t.Variants {
+			c := "n/a"
 			if v := &t.Variants[i]; v.Available() {
-				cells = append(cells, cell(v))
-			} else {
-				cells = append(cells, "n/a")
+				c = cell(v)
 			}
+			cells = append(cells, c)
 		}
 		tb.Add(cells...)
 	}
 	for _, name := range t.Libraries {
 		row(name, func(v *analysis.ProfileVariant) string {
-			if s, ok := v.Share(name); ok {
-				return format.Percent(s)
-			}
-			return format.Missing
+			s, ok := v.Share(name)
+			return orMissing(ok, format.Percent(s))
 		})
 	}
 	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
@@ -437,4 +408,12 @@ func Profile(t *analysis.ProfileTable) Table {
 	row("Δ vs baseline", func(v *analysis.ProfileVariant) string { return cmp.Or(v.DeltaWords(), format.Missing) })
 	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
 	return tb
+}
+
+// orMissing is s, or format.Missing when not ok.
+func orMissing(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return format.Missing
 }
