@@ -54,7 +54,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		}
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}
-	writeTable(&rt, &d.Buffer, "")
+	d.table(rt)
 	if !rr.Plans.IsZero() {
 		d.say(rr.Plans.String(), "")
 	}
@@ -70,8 +70,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	}
 	fmt.Fprintf(d, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
 
-	ct := compareTable(rr)
-	writeTable(&ct, &d.Buffer, "")
+	d.table(compareTable(rr))
 	for i, m := range rr.Runs {
 		if m.Speed != nil {
 			d.speed(m.Speed, names[i]+": ")

@@ -99,23 +99,22 @@ func (d *doc) list(lines []string) {
 
 // facts writes labelled lines: as two columns in text, a list in Markdown.
 func (d *doc) facts(ns []tables.Notice, indent string) {
-	t := tables.Table{Right: []bool{false, false}}
+	var t tables.Table
+	if d.md {
+		d.WriteByte('\n')
+	}
 	for _, n := range ns {
 		t.Add(n.Label, n.Text)
+		d.say("", "- **"+n.Label+"** "+mdEscape(n.Text))
 	}
 	if !d.md {
-		writeTable(&t, &d.Buffer, indent)
-		return
-	}
-	d.WriteByte('\n')
-	for _, n := range ns {
-		d.say("", "- **"+n.Label+"** "+mdEscape(n.Text))
+		d.aligned(t, indent)
 	}
 }
 
 func (d *doc) table(t tables.Table) {
 	if !d.md {
-		writeTable(&t, &d.Buffer, "")
+		d.aligned(t, "")
 		return
 	}
 	row := func(cells []string) {
@@ -127,7 +126,7 @@ func (d *doc) table(t tables.Table) {
 	row(t.Header)
 	d.WriteString("\n|")
 	for i := range t.Header {
-		d.WriteString(map[bool]string{false: "---|", true: "---:|"}[rightAligned(&t, i)])
+		d.WriteString(map[bool]string{false: "---|", true: "---:|"}[i < len(t.Right) && t.Right[i]])
 	}
 	for _, r := range t.Rows {
 		row(r)
@@ -248,8 +247,7 @@ func (d *doc) rounds(s *analysis.RunSummary) {
 		d.heading(1, title, upperFirst(title))
 		d.para(tables.SweepLegend, upperFirst(tables.SweepLegend)+".") // its marks are the chart's
 		d.para("", "```text")
-		st := tables.Sweep(s, sw)
-		writeTable(&st, &d.Buffer, "")
+		d.aligned(tables.Sweep(s, sw), "")
 		d.say("", "```")
 		if l := tables.PlateauLine(s, sw); l != "" {
 			d.para(l, sentence(l))

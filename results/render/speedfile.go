@@ -51,9 +51,10 @@ func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]stri
 	case "csv":
 		return csv.NewWriter(w).WriteAll(rows)
 	case "text":
-		b := bytes.NewBufferString(head)
-		writeTable(&text, b, "")
-		_, err := w.Write(b.Bytes())
+		d := &doc{}
+		d.WriteString(head)
+		d.aligned(text, "")
+		_, err := w.Write(d.Bytes())
 		return err
 	}
 	return fmt.Errorf("speed format %q: want text, csv or json", kind)

@@ -107,15 +107,18 @@ func sweepJSON(s *analysis.RunSummary, sw *analysis.SweepSummary) object {
 	for n, i := range sw.Variants {
 		values = append(values, newObject(must("value", sw.Labels[n]), must("variant", s.Variants[i].Name)))
 	}
-	label := func(i int) string { // "" for none (-1)
-		if n := slices.Index(sw.Variants, i); n >= 0 {
-			return sw.Labels[n]
-		}
-		return ""
-	}
+	label := func(i int) string { return at(sw.Labels, slices.Index(sw.Variants, i)) }
 	return newObject(must("series", sw.Series), must("keys", sw.Keys), must("values", values), opt("top", label(sw.Top)),
 		opt("best", label(sw.Best)), opt("plateau", labelled(sw.Plateau, label)), must("family", sw.Family),
 		opt("caution", sw.Caution), opt("verdict", tables.PlateauLine(s, sw)))
+}
+
+// at is xs[i], the zero value for an index of none (-1).
+func at[T any](xs []T, i int) (x T) {
+	if i >= 0 {
+		x = xs[i]
+	}
+	return x
 }
 
 func labelled(is []int, label func(int) string) []string {
@@ -167,13 +170,7 @@ func searchJSON(ss *analysis.SearchSummary) object {
 		return nil
 	}
 	se, value := ss.Search, func(i int) string { return ss.Points[i].Value }
-	best, low := analysis.SearchPoint{}, ""
-	if ss.Best >= 0 {
-		best = ss.Points[ss.Best]
-	}
-	if ss.PlateauLow >= 0 {
-		low = ss.Points[ss.PlateauLow].Value
-	}
+	best := at(ss.Points, ss.Best)
 	var untested []string
 	for _, p := range ss.Points {
 		if p.Untested {
@@ -182,7 +179,7 @@ func searchJSON(ss *analysis.SearchSummary) object {
 	}
 	return newObject(must("series", se.Series), must("key", se.Key), must("objective", se.Maximize), must("windows", ss.Windows),
 		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant), opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)),
-		opt("plateau", labelled(ss.Plateau, value)), opt("plateau_low", low), opt("untested", untested),
+		opt("plateau", labelled(ss.Plateau, value)), opt("plateau_low", at(ss.Points, ss.PlateauLow).Value), opt("untested", untested),
 		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
 }
 

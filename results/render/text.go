@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -43,9 +42,7 @@ func (d *doc) rep(x *measure.Rep) {
 	} else {
 		d.heading(2, fmt.Sprintf("%s, repetition %d", x.V.Name, rep.Index+1), "")
 	}
-	for _, line := range append(measure.RepFlags(ra), ra.Missed, ra.Backoff).Strings() {
-		d.say(line, "")
-	}
+	d.list(append(measure.RepFlags(ra), ra.Missed, ra.Backoff).Strings())
 	var facts []tables.Notice
 	for _, c := range measure.FactColumns(x.R) {
 		if label, line, ok := c.FactRow(x); ok {
@@ -59,7 +56,7 @@ func (d *doc) rep(x *measure.Rep) {
 		for _, k := range tables.ByCount(n) {
 			nt.Add(k, format.Count(n[k]))
 		}
-		writeTable(&nt, &d.Buffer, "  ")
+		d.aligned(nt, "  ")
 	}
 	for i := range ra.Timeline.Diagnoses {
 		dg := &ra.Timeline.Diagnoses[i]
@@ -144,8 +141,8 @@ func wrapLast(t *tables.Table, width int) {
 	t.Rows = rows
 }
 
-// writeTable writes t as text, columns two spaces apart, each line after indent.
-func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
+// aligned writes t as text, columns two spaces apart, each line after indent.
+func (d *doc) aligned(t tables.Table, indent string) {
 	rows := t.Rows
 	if t.Header != nil {
 		rows = append([][]string{t.Header}, rows...)
@@ -161,12 +158,10 @@ func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 		for i, c := range row {
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
 			cells[i] = c + pad
-			if rightAligned(t, i) {
+			if i < len(t.Right) && t.Right[i] {
 				cells[i] = pad + c
 			}
 		}
-		b.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
+		d.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
 	}
 }
-
-func rightAligned(t *tables.Table, i int) bool { return i < len(t.Right) && t.Right[i] }
