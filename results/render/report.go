@@ -108,13 +108,13 @@ func (d *doc) facts(ns []tables.Notice, indent string) {
 		d.say("", "- **"+n.Label+"** "+mdEscape(n.Text))
 	}
 	if !d.md {
-		d.aligned(t, indent)
+		d.aligned(t, indent, 0)
 	}
 }
 
 func (d *doc) table(t tables.Table) {
 	if !d.md {
-		d.aligned(t, "")
+		d.aligned(t, "", 0)
 		return
 	}
 	row := func(cells []string) {
@@ -219,14 +219,11 @@ func (d *doc) comparison(m *analysis.Report) {
 		d.table(tables.Comparison(m, measure.Markdown))
 		return
 	}
-	nt := tables.Table{Rows: [][]string{{note}}}
-	wrapLast(&nt, textWidth)
-	d.table(nt)
+	d.aligned(tables.Table{Rows: [][]string{{note}}}, "", textWidth)
 	d.table(tables.Comparison(m, measure.Text))
 	if bt := tables.Below(m); len(bt.Rows) > 0 {
 		d.WriteByte('\n')
-		wrapLast(&bt, textWidth)
-		d.table(bt)
+		d.aligned(bt, "", textWidth)
 	}
 }
 
@@ -247,7 +244,7 @@ func (d *doc) rounds(s *analysis.RunSummary) {
 		d.heading(1, title, upperFirst(title))
 		d.para(tables.SweepLegend, upperFirst(tables.SweepLegend)+".") // its marks are the chart's
 		d.para("", "```text")
-		d.aligned(tables.Sweep(s, sw), "")
+		d.aligned(tables.Sweep(s, sw), "", 0)
 		d.say("", "```")
 		if l := tables.PlateauLine(s, sw); l != "" {
 			d.para(l, sentence(l))

@@ -53,7 +53,7 @@ func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]stri
 	case "text":
 		d := &doc{}
 		d.WriteString(head)
-		d.aligned(text, "")
+		d.aligned(text, "", 0)
 		_, err := w.Write(d.Bytes())
 		return err
 	}

@@ -56,7 +56,7 @@ func (d *doc) rep(x *measure.Rep) {
 		for _, k := range tables.ByCount(n) {
 			nt.Add(k, format.Count(n[k]))
 		}
-		d.aligned(nt, "  ")
+		d.aligned(nt, "  ", 0)
 	}
 	for i := range ra.Timeline.Diagnoses {
 		dg := &ra.Timeline.Diagnoses[i]
@@ -80,35 +80,32 @@ func (d *doc) hostGroups(groups []results.Group) {
 		return
 	}
 	var hosts []string
+	byHost := map[string][]results.Group{}
 	for _, g := range groups {
-		if h := cmp.Or(g.Host, "local"); !slices.Contains(hosts, h) {
+		h := cmp.Or(g.Host, "local")
+		if byHost[h] == nil {
 			hosts = append(hosts, h)
 		}
+		byHost[h] = append(byHost[h], g)
 	}
 	for _, name := range hosts {
+		gs := byHost[name]
 		var ids, cpus []string
 		var seconds, busiest float64
-		var offset time.Duration
-		measured, noun := false, "groups"
-		for _, g := range groups {
-			if cmp.Or(g.Host, "local") != name {
-				continue
-			}
+		measured := false
+		for _, g := range gs {
 			ids, cpus = append(ids, fmt.Sprint(g.Index)), append(cpus, cmp.Or(g.CPUs, "unpinned"))
-			offset = g.ClockOffset
 			if g.CPU != nil {
 				measured, seconds, busiest = true, seconds+g.CPU.Seconds, max(busiest, g.CPU.Busy)
 			}
 		}
-		if len(ids) == 1 {
-			noun = "group"
-		}
-		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, noun, strings.Join(ids, ", "), strings.Join(cpus, " "))
+		plural := map[bool]string{true: "s"}[len(gs) > 1]
+		fmt.Fprintf(d, "host %s: group%s %s on CPUs %s", name, plural, strings.Join(ids, ", "), strings.Join(cpus, " "))
 		if measured {
 			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", seconds, format.Percent(busiest))
 		}
 		if name != "local" {
-			fmt.Fprintf(d, ", clock offset %s", offset.Round(time.Microsecond))
+			fmt.Fprintf(d, ", clock offset %s", gs[len(gs)-1].ClockOffset.Round(time.Microsecond))
 		}
 		d.WriteByte('\n')
 	}
@@ -116,33 +113,9 @@ func (d *doc) hostGroups(groups []results.Group) {
 
 const textWidth = 120
 
-// wrapLast wraps the last cell of t's rows at spaces to fit width, on rows of their own.
-func wrapLast(t *tables.Table, width int) {
-	n := len(t.Rows[0]) - 1
-	lead := 2 * n // the other columns and the gaps
-	for i := range n {
-		w := 0
-		for _, row := range t.Rows {
-			w = max(w, utf8.RuneCountInString(row[i]))
-		}
-		lead += w
-	}
-	var rows [][]string
-	for _, row := range t.Rows {
-		line := ""
-		for _, w := range strings.Fields(row[n]) {
-			if line != "" && lead+utf8.RuneCountInString(line+" "+w) > width {
-				rows, row, line = append(rows, append(row[:n:n], line)), make([]string, n+1), ""
-			}
-			line = strings.TrimPrefix(line+" "+w, " ")
-		}
-		rows = append(rows, append(row[:n:n], line))
-	}
-	t.Rows = rows
-}
-
-// aligned writes t as text, columns two spaces apart, each line after indent.
-func (d *doc) aligned(t tables.Table, indent string) {
+// aligned writes t as text, columns two spaces apart, each line after indent;
+// with a width, the last cell wraps at spaces to fit it, on rows of its own.
+func (d *doc) aligned(t tables.Table, indent string, width int) {
 	rows := t.Rows
 	if t.Header != nil {
 		rows = append([][]string{t.Header}, rows...)
@@ -154,14 +127,36 @@ func (d *doc) aligned(t tables.Table, indent string) {
 		}
 	}
 	for _, row := range rows {
-		cells := make([]string, len(row))
-		for i, c := range row {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			cells[i] = c + pad
-			if i < len(t.Right) && t.Right[i] {
-				cells[i] = pad + c
+		for _, row := range wrapLast(row, widths, width) {
+			cells := make([]string, len(row))
+			for i, c := range row {
+				pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+				cells[i] = c + pad
+				if i < len(t.Right) && t.Right[i] {
+					cells[i] = pad + c
+				}
 			}
+			d.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
 		}
-		d.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
 	}
+}
+
+// wrapLast is row with its last cell (left-aligned) split into lines that fit width.
+func wrapLast(row []string, widths map[int]int, width int) [][]string {
+	if width == 0 {
+		return [][]string{row}
+	}
+	n, lead := len(row)-1, 0
+	for i := range n {
+		lead += widths[i] + 2
+	}
+	var rows [][]string
+	line := ""
+	for _, w := range strings.Fields(row[n]) {
+		if line != "" && lead+utf8.RuneCountInString(line+" "+w) > width {
+			rows, row, line = append(rows, append(row[:n:n], line)), make([]string, n+1), ""
+		}
+		line = strings.TrimPrefix(line+" "+w, " ")
+	}
+	return append(rows, append(row[:n:n], line))
 }
