@@ -93,8 +93,8 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 			for _, fn := range v.Functions {
 				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
 			}
-			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
-			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
+			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""},
+				[]string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
 			if v.HasDelta {
 				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
 			}

@@ -158,9 +158,7 @@ func bar(st stats.Stats, scale float64, width int) string {
 			return min(max(int(math.Round(x/scale*float64(width))), 0), width)
 		}
 		pm := pos(st.Mean)
-		for i := range pm {
-			cells[i] = '#'
-		}
+		copy(cells, strings.Repeat("#", pm))
 		for i := pos(st.CI95Low); st.HasCI && i < pos(st.CI95High); i++ {
 			cells[i] = '-'
 			if i < pm {

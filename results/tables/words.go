@@ -113,12 +113,8 @@ func OrderLine(r *results.Run) string {
 }
 
 func SweepTitle(sw *analysis.SweepSummary) string {
-	by := strings.Join(sw.Keys, ", ")
-	order := "in run order"
-	if sw.Numeric {
-		order = "by value"
-	}
-	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, by, order)
+	order := map[bool]string{false: "in run order", true: "by value"}[sw.Numeric]
+	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, strings.Join(sw.Keys, ", "), order)
 }
 
 const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
@@ -195,8 +191,7 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 			out = append(out, v.Name+": "+v.Missing.String())
 			continue
 		}
-		out = append(out, v.Name+": top functions: "+v.FunctionsLine())
-		out = append(out, v.Name+": "+v.BoundWords().String())
+		out = append(out, v.Name+": top functions: "+v.FunctionsLine(), v.Name+": "+v.BoundWords().String())
 		if w := v.CheckWords(t.Rate).String(); w != "" {
 			out = append(out, v.Name+": self-check: "+w)
 		}
@@ -264,8 +259,7 @@ func StallWords(tl *diagnosis.Repetition) string {
 
 // TCPWords is a host's role, its counters that grew, and those not available, each reason once.
 func TCPWords(h *diagnosis.HostCounts) string {
-	var grew []string
-	var whys []string             // in order of first use
+	var grew, whys []string       // whys in order of first use
 	gone := map[string][]string{} // counters by reason
 	for _, name := range h.Counters {
 		v, unread, ok := h.Get(name)
