@@ -20,12 +20,10 @@ func compareTable(rr *analysis.RunsReport) tables.Table {
 		ct.Header[i+2] = strings.Replace(cols[i].Label, "%s", rr.Names[0], 1)
 	}
 	for k, rv := range rr.Variants {
+		name := rv.Name // on its first row
 		for i := range rv.Cells {
-			name := ""
-			if i == 0 {
-				name = rv.Name
-			}
 			ct.Add(tables.Cells(cols, measure.Column.OfVariant, measure.NewRunsCell(rr, k, i), name, rr.Names[i])...)
+			name = ""
 		}
 	}
 	return ct

@@ -139,7 +139,7 @@ func sentence(s string) string { return mdEscape(upperFirst(s)) + "." }
 func (d *doc) header(m *analysis.Report) {
 	r := m.Run
 	d.say("run "+r.Name, "# kaeload run "+mdEscape(r.Name)+"\n")
-	for _, f := range tables.Facts(m) {
+	for _, f := range tables.Facts(m) { // a text run without variants: its times, then says so
 		if d.md || len(r.Variants) > 0 || f.Label == "started" || f.Label == "finished" {
 			d.say(fmt.Sprintf("%-9s %s", f.Label, f.Text), "- **"+f.Label+"** "+mdEscape(f.Text))
 		}
