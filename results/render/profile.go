@@ -47,8 +47,7 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 		}
 		p.Sample = append(p.Sample, s)
 	}
-	p = p.Compact() // one mapping per library, one location per function
-	err := p.CheckValid()
+	p, err := profile.Merge([]*profile.Profile{p}) // one mapping per library, one location per function
 	if err == nil {
 		err = p.Write(w)
 	}
