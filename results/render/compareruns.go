@@ -37,10 +37,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	var rt tables.Table
 	for i, m := range rr.Runs {
 		r := m.Run
-		started := "-"
-		if !r.Started.IsZero() {
-			started = r.Started.Format(tables.Stamp)
-		}
+		started := tables.OrMissing(!r.Started.IsZero(), r.Started.Format(tables.Stamp))
 		var notes []string
 		if r.Interrupted {
 			notes = append(notes, "INTERRUPTED")

@@ -73,8 +73,8 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 			if p.Failed > 0 {
 				f, failed = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError)), true
 			}
-			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), orMissing(p.N > 0, format.Number(p.MeanDelta)),
-				orMissing(p.HasPerRequest, strconv.FormatFloat(p.PerRequest, 'f', 3, 64)), f)
+			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), OrMissing(p.N > 0, format.Number(p.MeanDelta)),
+				OrMissing(p.HasPerRequest, strconv.FormatFloat(p.PerRequest, 'f', 3, 64)), f)
 		}
 	}
 	if !failed {
@@ -96,12 +96,12 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	effect := []string{"round effect"}
 	for r := range d.Rounds {
 		t = t.cols(fmt.Sprintf(">round %d", r+1))
-		effect = append(effect, orMissing(d.RoundHas[r], format.Delta(d.RoundPct[r])))
+		effect = append(effect, OrMissing(d.RoundHas[r], format.Delta(d.RoundPct[r])))
 	}
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
-			row = append(row, orMissing(c.OK, format.Rate(c.Rate)+map[bool]string{true: " FAILED"}[c.Failed]))
+			row = append(row, OrMissing(c.OK, format.Rate(c.Rate)+map[bool]string{true: " FAILED"}[c.Failed]))
 		}
 		t.Add(row...)
 	}
@@ -144,7 +144,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 		case v.Plateau && v.Series == sw.Series:
 			mark = "~"
 		}
-		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), orMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)),
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), OrMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)),
 			measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
 	return t
@@ -262,7 +262,7 @@ func Search(s *analysis.SearchSummary) Table {
 		for _, n := range p.Visits {
 			visits = append(visits, "#"+strconv.Itoa(n))
 		}
-		ci := orMissing(p.Stats.HasCI, format.Number(p.Stats.CI95Low)+" … "+format.Number(p.Stats.CI95High))
+		ci := OrMissing(p.Stats.HasCI, format.Number(p.Stats.CI95Low)+" … "+format.Number(p.Stats.CI95High))
 		for k, on := range []bool{i == s.Best, p.Plateau, i == s.PlateauLow, p.Untested} {
 			if on {
 				marks = append(marks, [...]string{"best", "plateau", "lowest on plateau", "once, not tested"}[k])
@@ -398,7 +398,7 @@ func Profile(t *analysis.ProfileTable) Table {
 	for _, name := range t.Libraries {
 		row(name, func(v *analysis.ProfileVariant) string {
 			s, ok := v.Share(name)
-			return orMissing(ok, format.Percent(s))
+			return OrMissing(ok, format.Percent(s))
 		})
 	}
 	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
@@ -408,8 +408,8 @@ func Profile(t *analysis.ProfileTable) Table {
 	return tb
 }
 
-// orMissing is s, or format.Missing when not ok.
-func orMissing(ok bool, s string) string {
+// OrMissing is s, or format.Missing when not ok.
+func OrMissing(ok bool, s string) string {
 	if ok {
 		return s
 	}
