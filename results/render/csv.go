@@ -50,7 +50,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	for _, nm := range r.NotMeasured {
 		if !slices.ContainsFunc(r.Variants, func(v results.Variant) bool { return v.Name == nm.Variant }) {
 			x := &measure.Variant{R: m, I: -1, Name: nm.Variant}
-			row(&results.Variant{Name: nm.Variant}, "all", func(c measure.Column) string { return c.OfVariant(x).Text() })
+			row(&results.Variant{Name: nm.Variant}, "all",
+				func(c measure.Column) string { return c.OfVariant(x).Text() })
 		}
 	}
 	// A window an interrupt cut short or exclude_flagged set aside, with the reports' line.

@@ -178,8 +178,9 @@ func searchJSON(ss *analysis.SearchSummary) object {
 		}
 	}
 	return newObject(must("series", se.Series), must("key", se.Key), must("objective", se.Maximize), must("windows", ss.Windows),
-		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant), opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)),
-		opt("plateau", labelled(ss.Plateau, value)), opt("plateau_low", at(ss.Points, ss.PlateauLow).Value), opt("untested", untested),
+		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant),
+		opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)), opt("plateau", labelled(ss.Plateau, value)),
+		opt("plateau_low", at(ss.Points, ss.PlateauLow).Value), opt("untested", untested),
 		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
 }
 

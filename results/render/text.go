@@ -100,7 +100,8 @@ func (d *doc) hostGroups(groups []results.Group) {
 			}
 		}
 		plural := map[bool]string{true: "s"}[len(gs) > 1]
-		fmt.Fprintf(d, "host %s: group%s %s on CPUs %s", name, plural, strings.Join(ids, ", "), strings.Join(cpus, " "))
+		fmt.Fprintf(d, "host %s: group%s %s on CPUs %s", name, plural, strings.Join(ids, ", "),
+			strings.Join(cpus, " "))
 		if measured {
 			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", seconds, format.Percent(busiest))
 		}

@@ -144,8 +144,8 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 		case v.Plateau && v.Series == sw.Series:
 			mark = "~"
 		}
-		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), OrMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)),
-			measure.CICell(v.Stats), measure.DeltaCell(s, v))
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth),
+			OrMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
 	return t
 }
@@ -217,7 +217,8 @@ func latencyHeader(cols []measure.Column, names ...string) Table {
 }
 
 // addLatencies adds after lead a row per family of cols that x has a value of.
-func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column, X) measure.Value, x X, lead ...string) {
+func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column, X) measure.Value, x X,
+	lead ...string) {
 	for start, end := 0, 0; start < len(cols); start = end {
 		row := append(slices.Clone(lead), cols[start].Label)
 		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
@@ -299,7 +300,8 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		t.Add(map[bool]string{true: "pass", false: "CROSSED"}[cs[i].Passed], cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
+		verdict := map[bool]string{true: "pass", false: "CROSSED"}[cs[i].Passed]
+		t.Add(verdict, cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
 	}
 	return t
 }
