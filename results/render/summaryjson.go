@@ -55,6 +55,7 @@ func (o object) MarshalJSON() ([]byte, error) { return measure.Fields(o).Marshal
 
 func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }
 
+// Summarize returns the SummaryJSON of m.
 func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
@@ -198,6 +199,7 @@ func profileJSON(t *analysis.ProfileTable, i int) object {
 		opt("self_check", measure.Opt(v.Check, v.Check.Checked)), opt("pprof", v.Pprof))
 }
 
+// WriteSummaryJSON writes the SummaryJSON of m, indented.
 func WriteSummaryJSON(w io.Writer, m *analysis.Report) error {
 	return writeIndentedJSON(w, Summarize(m))
 }

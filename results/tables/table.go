@@ -13,6 +13,7 @@ type Table struct {
 	Rows   [][]string
 }
 
+// Add appends a row of cells.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
 // cols adds a column per name, aligned right when it starts with ">" (not shown).

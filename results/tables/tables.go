@@ -274,6 +274,7 @@ func Search(s *analysis.SearchSummary) Table {
 	return t
 }
 
+// Capacity has a row per step of a variant's capacity search.
 func Capacity(c *results.Capacity) Table {
 	t := Table{}.cols(">step", "phase", ">asked/s", ">achieved/s", ">missed", ">errors", ">p99 handshake ms",
 		">p99 from intended ms", "verdict")
@@ -286,6 +287,7 @@ func Capacity(c *results.Capacity) Table {
 	return t
 }
 
+// Speed is the crypto speed table: a row per figure, a column per variant.
 func Speed(t *analysis.SpeedTable) Table {
 	tb := Table{Header: t.Header()}
 	for i := range tb.Header {
@@ -297,6 +299,7 @@ func Speed(t *analysis.SpeedTable) Table {
 	return tb
 }
 
+// Thresholds has a row per threshold check.
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
@@ -336,6 +339,7 @@ func NotCounted(m *analysis.Report) Table {
 	return t
 }
 
+// Errors has a row per repetition and error class that occurred.
 func Errors(m *analysis.Report) Table {
 	t := Table{}.cols("variant", ">rep", "class", ">count", "first message")
 	eachRep(m, func(variant, rep string, r *results.Rep) {
@@ -369,6 +373,7 @@ func Negotiated(m *analysis.Report) Table {
 	return t
 }
 
+// ProbeReadings has a row per repetition and probe.
 func ProbeReadings(m *analysis.Report) Table {
 	t := Table{}.cols("variant", ">rep", "probe", ">before", ">after", ">delta", "error")
 	eachRep(m, func(variant, rep string, r *results.Rep) {

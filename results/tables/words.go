@@ -75,6 +75,7 @@ func Facts(m *analysis.Report) []Notice {
 	return fs
 }
 
+// Stamp is the reports' form of an instant.
 const Stamp = "2006-01-02 15:04:05 MST"
 
 func calibrationWords(c *stats.Calibration) string {
@@ -112,11 +113,13 @@ func OrderLine(r *results.Run) string {
 	return ""
 }
 
+// SweepTitle is the heading of a sweep's table.
 func SweepTitle(sw *analysis.SweepSummary) string {
 	order := map[bool]string{false: "in run order", true: "by value"}[sw.Numeric]
 	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, strings.Join(sw.Keys, ", "), order)
 }
 
+// SweepLegend explains a sweep chart.
 const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
 // PlateauLine says a sweep's best value or plateau, or that none could be judged.
@@ -200,6 +203,7 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 	return out
 }
 
+// NoTimeline is said of a repetition stored before timelines.
 const NoTimeline = "no timeline (the run was stored before kaeload kept one)"
 
 // RepTimeline is a repetition's rate range, stalls, TCP counters, other load and unjudged rules.
@@ -288,6 +292,7 @@ func TCPWords(h *diagnosis.HostCounts) string {
 	return s
 }
 
+// HostOnlyLabel labels a host-only change in a report's banner.
 const HostOnlyLabel = "NOT THE RUN'S"
 
 // DiagnosisTitle is "default, repetition 1: accept-queue overflow".
@@ -295,6 +300,7 @@ func DiagnosisTitle(d *diagnosis.Diagnosis) string {
 	return fmt.Sprintf("%s, repetition %d: %s", d.Variant, d.Rep+1, d.Title)
 }
 
+// DiagnosisRows are a diagnosis's cause, figure, consequence and fix.
 func DiagnosisRows(d *diagnosis.Diagnosis) []Notice {
 	return []Notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
 }
