@@ -12,8 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// compareTable has a row per variant and run of rr: the catalogue's Runs
-// measures, against the reference run's (a label's %s names it).
+// compareTable has a row per variant and run, against the reference (a label's %s names it).
 func compareTable(rr *analysis.RunsReport) tables.Table {
 	cols := measure.RunsColumns(rr)
 	ct := tables.Header(cols, "variant", "run")
@@ -21,42 +20,34 @@ func compareTable(rr *analysis.RunsReport) tables.Table {
 		ct.Header[i+2] = strings.Replace(cols[i].Label, "%s", rr.Names[0], 1)
 	}
 	for k, rv := range rr.Variants {
+		name := rv.Name // on its first row
 		for i := range rv.Cells {
-			name := ""
-			if i == 0 {
-				name = rv.Name
-			}
 			ct.Add(tables.Cells(cols, measure.Column.OfVariant, measure.NewRunsCell(rr, k, i), name, rr.Names[i])...)
+			name = ""
 		}
 	}
 	return ct
 }
 
-// CompareRuns writes the plain-text comparison of stored runs rr: the
-// runs and their answers, the compare table and each run's speed table.
+// CompareRuns writes the plain-text comparison of stored runs rr.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
 	d := &doc{}
 	fmt.Fprintf(d, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
-	var rt tables.Table // left-aligned
+	var rt tables.Table
 	for i, m := range rr.Runs {
 		r := m.Run
-		started := "-"
-		if !r.Started.IsZero() {
-			started = r.Started.Format(tables.Stamp)
-		}
+		started := tables.OrMissing(!r.Started.IsZero(), r.Started.Format(tables.Stamp))
 		var notes []string
 		if r.Interrupted {
 			notes = append(notes, "INTERRUPTED")
 		}
-		if n := len(m.Warnings); n == 1 {
-			notes = append(notes, "1 warning")
-		} else if n > 1 {
-			notes = append(notes, fmt.Sprintf("%d warnings", n))
+		if n := len(m.Warnings); n > 0 {
+			notes = append(notes, fmt.Sprintf("%d warning%s", n, map[bool]string{true: "s"}[n > 1]))
 		}
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}
-	writeTable(&rt, &d.Buffer, "")
+	d.table(rt)
 	if !rr.Plans.IsZero() {
 		d.say(rr.Plans.String(), "")
 	}
@@ -72,8 +63,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	}
 	fmt.Fprintf(d, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
 
-	ct := compareTable(rr)
-	writeTable(&ct, &d.Buffer, "")
+	d.table(compareTable(rr))
 	for i, m := range rr.Runs {
 		if m.Speed != nil {
 			d.speed(m.Speed, names[i]+": ")

@@ -14,79 +14,61 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 )
 
-// WriteCSV writes summary.csv: per variant a row per repetition and an
-// "all" row, a row per partial or excluded window, with the columns
-// variant, series, sweep.KEY…, rep and the catalogue's CSV measures.
+// WriteCSV writes summary.csv: per variant a row per repetition and an "all"
+// row, then a row per partial or excluded window.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
-	var sweepKeys []string
+	head := &results.Variant{Name: "variant", Series: "series", Sweep: map[string]string{}}
 	for _, v := range r.Variants {
-		sweepKeys = append(sweepKeys, slices.Collect(maps.Keys(v.Sweep))...)
-	}
-	slices.Sort(sweepKeys)
-	sweepKeys = slices.Compact(sweepKeys)
-	cols := measure.Columns(m, measure.CSV)
-	header := []string{"variant", "series"}
-	for _, k := range sweepKeys {
-		header = append(header, "sweep."+k)
-	}
-	header = append(header, "rep")
-	for _, c := range cols {
-		header = append(header, c.Key)
-	}
-	rows := [][]string{header}
-	row := func(v *results.Variant, name, rep string, cell func(measure.Column) measure.Value) {
-		out, sweep := []string{name, ""}, map[string]string(nil)
-		if v != nil {
-			out[1], sweep = v.Series, v.Sweep
+		for k := range v.Sweep {
+			head.Sweep[k] = "sweep." + k
 		}
-		for _, k := range sweepKeys {
-			out = append(out, sweep[k])
+	}
+	cols, keys := measure.Columns(m, measure.CSV), slices.Sorted(maps.Keys(head.Sweep))
+	var rows [][]string
+	row := func(v *results.Variant, rep string, cell func(measure.Column) string) {
+		out := []string{v.Name, v.Series}
+		for _, k := range keys {
+			out = append(out, v.Sweep[k])
 		}
 		out = append(out, rep)
 		for _, c := range cols {
-			out = append(out, cell(c).Text())
+			out = append(out, cell(c))
 		}
 		rows = append(rows, out)
 	}
+	row(head, "rep", func(c measure.Column) string { return c.Key })
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
 			x := measure.NewRep(m, i, j)
-			row(v, v.Name, strconv.Itoa(v.Reps[j].Index+1), func(c measure.Column) measure.Value { return c.OfRep(x) })
+			row(v, strconv.Itoa(v.Reps[j].Index+1), func(c measure.Column) string { return c.OfRep(x).Text() })
 		}
 		x := measure.NewVariant(m, i)
-		row(v, v.Name, "all", func(c measure.Column) measure.Value { return c.OfVariant(x) })
+		row(v, "all", func(c measure.Column) string { return c.OfVariant(x).Text() })
 	}
 	for _, nm := range r.NotMeasured {
 		if !slices.ContainsFunc(r.Variants, func(v results.Variant) bool { return v.Name == nm.Variant }) {
 			x := &measure.Variant{R: m, I: -1, Name: nm.Variant}
-			row(nil, nm.Variant, "all", func(c measure.Column) measure.Value { return c.OfVariant(x) })
+			row(&results.Variant{Name: nm.Variant}, "all",
+				func(c measure.Column) string { return c.OfVariant(x).Text() })
 		}
 	}
-	// A window an interrupt cut short or exclude_flagged set aside: its rep
-	// marked "partial" or "excluded", with the reports' line on it.
-	for _, kind := range []struct {
-		mark  string
-		reps  func(v *results.Variant) []results.Rep
-		lines []string
-	}{
-		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial.Strings()},
-		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded.Strings()},
-	} {
+	// A window an interrupt cut short or exclude_flagged set aside, with the reports' line.
+	lines := map[string][]string{"partial": m.Partial.Strings(), "excluded": m.Excluded.Strings()}
+	for _, mark := range []string{"partial", "excluded"} {
 		for i := range r.Variants {
 			v := &r.Variants[i]
-			for _, p := range kind.reps(v) {
-				x := &measure.Rep{R: m, V: v, Rep: &p, Note: kind.lines[0]}
-				kind.lines = kind.lines[1:]
-				row(v, v.Name, strconv.Itoa(p.Index+1)+" "+kind.mark, func(c measure.Column) measure.Value { return c.OfRep(x) })
+			for _, p := range map[string][]results.Rep{"partial": v.Partial, "excluded": v.Excluded}[mark] {
+				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[mark][0]}
+				lines[mark] = lines[mark][1:]
+				row(v, strconv.Itoa(p.Index+1)+" "+mark, func(c measure.Column) string { return c.OfRep(x).Text() })
 			}
 		}
 	}
 	return writeCSV(w, "csv", rows)
 }
 
-// writeCSV writes rows as CSV, an error saying what it was.
 func writeCSV(w io.Writer, what string, rows [][]string) error {
 	if err := csv.NewWriter(w).WriteAll(rows); err != nil {
 		return fmt.Errorf("write %s: %w", what, err)
@@ -94,9 +76,7 @@ func writeCSV(w io.Writer, what string, rows [][]string) error {
 	return nil
 }
 
-// WriteProfileCSV writes profile.csv: per variant, a row per library and
-// top function, then its crypto_share, offload_bound, delta_pct and
-// self_check rows, or one not_available row with the reason (docs/profiling.md).
+// WriteProfileCSV writes profile.csv (docs/profiling.md).
 func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
 	f := func(x float64) string { return floatCell(x, true) }
@@ -114,8 +94,8 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 			for _, fn := range v.Functions {
 				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
 			}
-			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
-			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
+			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""},
+				[]string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
 			if v.HasDelta {
 				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
 			}
@@ -127,9 +107,7 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 	return writeCSV(w, fmt.Sprintf("profile csv %q", m.Run.Name), rows)
 }
 
-// WriteSpeedCSV writes speed.csv: a row per variant, speed command and
-// figure as run.json has it, unrounded and uncompared (a command without
-// figures has one row with its error); the header alone without speed runs.
+// WriteSpeedCSV writes speed.csv: a row per variant, command and figure, unrounded.
 func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
 	for _, v := range m.Run.Variants {
@@ -146,7 +124,6 @@ func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 	return writeCSV(w, fmt.Sprintf("speed csv %q", m.Run.Name), rows)
 }
 
-// floatCell is x in a CSV cell, all its digits; "" when not ok.
 func floatCell(x float64, ok bool) string {
 	if !ok {
 		return ""
@@ -154,7 +131,6 @@ func floatCell(x float64, ok bool) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// blockCell is a speed figure's block size in a CSV cell; "" for none.
 func blockCell(n int) string {
 	if n == 0 {
 		return ""

@@ -11,8 +11,7 @@ import (
 )
 
 // WriteProfilePprof writes variant i's folded stacks as a gzipped pprof
-// profile (samples/count, cpu/nanoseconds; a frame's library is its
-// mapping), for go tool pprof, speedscope and Grafana.
+// profile, a frame's library its mapping.
 func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 	t := m.Profile
 	if t == nil || i < 0 || i >= len(t.Variants) || !t.Variants[i].Available() {
@@ -29,28 +28,6 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 	if !m.Run.Started.IsZero() {
 		p.TimeNanos = m.Run.Started.UnixNano()
 	}
-	mappings := map[string]*profile.Mapping{}
-	locations := map[[2]string]*profile.Location{} // one function each
-	location := func(lib, fn string) *profile.Location {
-		if l, ok := locations[[2]string{lib, fn}]; ok {
-			return l
-		}
-		mp, ok := mappings[lib]
-		if !ok {
-			mp = &profile.Mapping{ID: uint64(len(p.Mapping) + 1), File: lib, HasFunctions: true}
-			mappings[lib] = mp
-			p.Mapping = append(p.Mapping, mp)
-		}
-		name := fn
-		if fn == "[unknown]" {
-			name = "[unknown] in " + lib // one node per library, not one for all
-		}
-		f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
-		l := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: mp, Line: []profile.Line{{Function: f}}}
-		p.Function, p.Location = append(p.Function, f), append(p.Location, l)
-		locations[[2]string{lib, fn}] = l
-		return l
-	}
 	for _, st := range v.Stacks {
 		frames := st.Frames()
 		if st.Stack == results.OtherStacks {
@@ -58,11 +35,19 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 		}
 		s := &profile.Sample{Value: []int64{int64(st.Samples), int64(st.Samples) * period}}
 		for k := len(frames) - 1; k >= 0; k-- { // pprof lists the leaf first
-			s.Location = append(s.Location, location(frames[k][0], frames[k][1]))
+			lib, fn, name := frames[k][0], frames[k][1], frames[k][1]
+			if fn == "[unknown]" {
+				name = "[unknown] in " + lib // one node per library, not one for all
+			}
+			f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
+			mp := &profile.Mapping{ID: uint64(len(p.Mapping) + 1), File: lib, HasFunctions: true}
+			l := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: mp, Line: []profile.Line{{Function: f}}}
+			p.Function, p.Mapping, p.Location = append(p.Function, f), append(p.Mapping, mp), append(p.Location, l)
+			s.Location = append(s.Location, l)
 		}
 		p.Sample = append(p.Sample, s)
 	}
-	err := p.CheckValid()
+	p, err := profile.Merge([]*profile.Profile{p}) // one mapping per library, one location per function
 	if err == nil {
 		err = p.Write(w)
 	}

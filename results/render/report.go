@@ -13,16 +13,14 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// doc is a report being written as text or as Markdown: the sections are
-// walked once, and doc prints each heading, line, list and table in its
-// format (an empty text or Markdown argument writes nothing there).
+// doc is a report written as text or Markdown from one walk of the sections
+// (an empty text or Markdown argument writes nothing there).
 type doc struct {
 	bytes.Buffer
 	md bool
 }
 
-// WriteText writes the plain-text report of m for a terminal or a CI log:
-// the banners, every repetition, the comparison and the run's answers.
+// WriteText writes the plain-text report of m for a terminal or a CI log.
 func WriteText(w io.Writer, m *analysis.Report) error {
 	d := &doc{}
 	d.header(m)
@@ -37,8 +35,7 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	return d.flush(w, "write text report")
 }
 
-// WriteMarkdown writes the report of m as GitHub-flavoured Markdown: the
-// text report's banners, tables and answers, a row per repetition.
+// WriteMarkdown writes the report of m as GitHub-flavoured Markdown.
 func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 	d := &doc{md: true}
 	d.header(m)
@@ -64,8 +61,7 @@ func (d *doc) flush(w io.Writer, what string) error {
 	return nil
 }
 
-// heading starts a section: "== text", "-- text" or a blank line and
-// text (levels 1 to 3); "## md" (level 1) or "### md", md escaped.
+// heading is "== text", "-- text" or a blank line and text (levels 1 to 3); "## md" or "### md".
 func (d *doc) heading(level int, text, md string) {
 	if d.md {
 		d.say("", "\n"+strings.Repeat("#", min(level, 2)+1)+" "+mdEscape(md))
@@ -84,7 +80,6 @@ func (d *doc) say(text, md string) {
 	}
 }
 
-// para is say with a paragraph's blank line before md.
 func (d *doc) para(text, md string) {
 	if d.md && md != "" {
 		md = "\n" + md
@@ -102,28 +97,24 @@ func (d *doc) list(lines []string) {
 	}
 }
 
-// facts writes labelled lines: in text as two columns after indent, in
-// Markdown as a list with the labels in bold.
+// facts writes labelled lines: as two columns in text, a list in Markdown.
 func (d *doc) facts(ns []tables.Notice, indent string) {
-	t := tables.Table{Right: []bool{false, false}}
+	var t tables.Table
+	if d.md {
+		d.WriteByte('\n')
+	}
 	for _, n := range ns {
 		t.Add(n.Label, n.Text)
+		d.say("", "- **"+n.Label+"** "+mdEscape(n.Text))
 	}
 	if !d.md {
-		writeTable(&t, &d.Buffer, indent)
-		return
-	}
-	d.WriteByte('\n')
-	for _, n := range ns {
-		d.say("", "- **"+n.Label+"** "+mdEscape(n.Text))
+		d.aligned(t, indent, 0)
 	}
 }
 
-// table writes t as aligned columns in text, as a GitHub table in
-// Markdown (cells escaped).
 func (d *doc) table(t tables.Table) {
 	if !d.md {
-		writeTable(&t, &d.Buffer, "")
+		d.aligned(t, "", 0)
 		return
 	}
 	row := func(cells []string) {
@@ -135,7 +126,7 @@ func (d *doc) table(t tables.Table) {
 	row(t.Header)
 	d.WriteString("\n|")
 	for i := range t.Header {
-		d.WriteString(map[bool]string{false: "---|", true: "---:|"}[rightAligned(&t, i)])
+		d.WriteString(map[bool]string{false: "---|", true: "---:|"}[i < len(t.Right) && t.Right[i]])
 	}
 	for _, r := range t.Rows {
 		row(r)
@@ -143,15 +134,12 @@ func (d *doc) table(t tables.Table) {
 	d.WriteByte('\n')
 }
 
-// sentence is s as a Markdown sentence: capitalised, escaped, a full stop.
 func sentence(s string) string { return mdEscape(upperFirst(s)) + "." }
 
-// header writes the run's name, its facts and its banners.
 func (d *doc) header(m *analysis.Report) {
 	r := m.Run
 	d.say("run "+r.Name, "# kaeload run "+mdEscape(r.Name)+"\n")
-	for _, f := range tables.Facts(m) {
-		// A run without variants shows its times, then says so.
+	for _, f := range tables.Facts(m) { // a text run without variants: its times, then says so
 		if d.md || len(r.Variants) > 0 || f.Label == "started" || f.Label == "finished" {
 			d.say(fmt.Sprintf("%-9s %s", f.Label, f.Text), "- **"+f.Label+"** "+mdEscape(f.Text))
 		}
@@ -172,9 +160,7 @@ func (d *doc) header(m *analysis.Report) {
 	}
 }
 
-// answers writes what the run found: its capacity or comparison, drift,
-// probes, sweeps, search, crypto speed, server profile and thresholds
-// (the text report compares only two windows or more).
+// answers writes what the run found (the text report compares two windows or more).
 func (d *doc) answers(m *analysis.Report) {
 	r, s := m.Run, m.Summary
 	compared := d.md || len(r.Variants) > 1 || len(r.Variants) == 1 && len(r.Variants[0].Reps) > 1
@@ -206,7 +192,6 @@ func (d *doc) answers(m *analysis.Report) {
 	}
 }
 
-// capacity writes each variant's capacity and its steps.
 func (d *doc) capacity(m *analysis.Report) {
 	r, intro := m.Run, tables.CapacityIntro(m.Run.Capacity)
 	d.heading(1, m.CapacityLine.String(), "Capacity")
@@ -220,8 +205,7 @@ func (d *doc) capacity(m *analysis.Report) {
 	}
 }
 
-// comparison writes how it decides and the table; the text report then
-// each variant's verdict and notes in full.
+// comparison writes how it decides and the table; text then each variant's notes.
 func (d *doc) comparison(m *analysis.Report) {
 	s := m.Summary
 	d.heading(1, fmt.Sprintf("comparison: total req/s per repetition, baseline %q", s.BaselineName), "Comparison")
@@ -235,18 +219,14 @@ func (d *doc) comparison(m *analysis.Report) {
 		d.table(tables.Comparison(m, measure.Markdown))
 		return
 	}
-	nt := tables.Table{Rows: [][]string{{note}}}
-	wrapLast(&nt, textWidth)
-	d.table(nt)
+	d.aligned(tables.Table{Rows: [][]string{{note}}}, "", textWidth)
 	d.table(tables.Comparison(m, measure.Text))
 	if bt := tables.Below(m); len(bt.Rows) > 0 {
 		d.WriteByte('\n')
-		wrapLast(&bt, textWidth)
-		d.table(bt)
+		d.aligned(bt, "", textWidth)
 	}
 }
 
-// rounds writes the drift by round, the probe deltas and the sweeps.
 func (d *doc) rounds(s *analysis.RunSummary) {
 	if dt, title, ok := tables.Drift(s); ok {
 		d.heading(3, title, "Drift by round")
@@ -264,8 +244,7 @@ func (d *doc) rounds(s *analysis.RunSummary) {
 		d.heading(1, title, upperFirst(title))
 		d.para(tables.SweepLegend, upperFirst(tables.SweepLegend)+".") // its marks are the chart's
 		d.para("", "```text")
-		st := tables.Sweep(s, sw)
-		writeTable(&st, &d.Buffer, "")
+		d.aligned(tables.Sweep(s, sw), "", 0)
 		d.say("", "```")
 		if l := tables.PlateauLine(s, sw); l != "" {
 			d.para(l, sentence(l))
@@ -273,7 +252,6 @@ func (d *doc) rounds(s *analysis.RunSummary) {
 	}
 }
 
-// search writes what the run's search found and its visited values.
 func (d *doc) search(ss *analysis.SearchSummary) {
 	d.heading(1, "search "+ss.Search.Series, "Search "+ss.Search.Series)
 	lines := ss.Lines().Strings()
@@ -312,7 +290,6 @@ func (d *doc) speed(t *analysis.SpeedTable, run string) {
 	}
 }
 
-// profile writes the server profile and each variant's lines.
 func (d *doc) profile(t *analysis.ProfileTable) {
 	d.heading(1, fmt.Sprintf("server profile (perf, %d Hz): where the server's CPU went", t.Rate), "Server profile")
 	d.para("", fmt.Sprintf("Where the server's CPU went (perf, %d Hz), by library; the crypto share bounds what offload can give.", t.Rate))
@@ -320,10 +297,9 @@ func (d *doc) profile(t *analysis.ProfileTable) {
 	d.list(tables.ProfileLines(t))
 }
 
-// mdEscape escapes what Markdown would read as markup in text or a cell.
+// mdEscape escapes what Markdown would read as markup.
 var mdEscape = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", "[", `\[`, "]", `\]`).Replace
 
-// upperFirst capitalises the first byte of an ASCII-initial string.
 func upperFirst(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return s

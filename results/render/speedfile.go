@@ -14,8 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// WriteSpeedResults writes the figures of one speed output in format
-// text, csv (unrounded) or json.
+// WriteSpeedResults writes one speed output's figures as text, csv (unrounded) or json.
 func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error {
 	text := tables.Table{Header: []string{"figure", "value", "unit"}, Right: []bool{false, true, false}}
 	rows := [][]string{{"algorithm", "operation", "block", "value", "unit"}}
@@ -29,8 +28,7 @@ func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error
 	return writeSpeed(w, kind, "", text, rows, rs)
 }
 
-// WriteSpeedPairs writes two speed outputs side by side in format text,
-// csv (figure, unit, a, b, ratio, delta_pct) or json (the same fields).
+// WriteSpeedPairs writes two speed outputs side by side as text, csv or json.
 func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.SpeedPair) error {
 	text := tables.Table{Header: []string{"figure", "A → B"}, Right: []bool{false, false}}
 	rows := [][]string{{"figure", "unit", "a", "b", "ratio", "delta_pct"}}
@@ -46,8 +44,6 @@ func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.Speed
 	return writeSpeed(w, kind, head, text, rows, newObject(must("a", nameA), must("b", nameB), must("figures", figures)))
 }
 
-// writeSpeed writes a speed output in format kind: as text (head, then
-// the table), as CSV rows or as JSON.
 func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]string, js any) error {
 	switch kind {
 	case "json":
@@ -55,16 +51,16 @@ func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]stri
 	case "csv":
 		return csv.NewWriter(w).WriteAll(rows)
 	case "text":
-		b := bytes.NewBufferString(head)
-		writeTable(&text, b, "")
-		_, err := w.Write(b.Bytes())
+		d := &doc{}
+		d.WriteString(head)
+		d.aligned(text, "", 0)
+		_, err := w.Write(d.Bytes())
 		return err
 	}
 	return fmt.Errorf("speed format %q: want text, csv or json", kind)
 }
 
-// writeIndentedJSON writes v as indented JSON, "<" and ">" as they are
-// (thresholds quote them).
+// writeIndentedJSON writes v indented, "<" and ">" as they are (thresholds quote them).
 func writeIndentedJSON(w io.Writer, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -12,8 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// SummaryJSON is the summary a CI pipeline gates on (docs/outputs.md): a
-// variant is the catalogue's JSON measures, the answers the analysis's.
+// SummaryJSON is the summary a CI pipeline gates on (docs/outputs.md).
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
@@ -47,17 +46,13 @@ func must(key string, v any) measure.Field { return measure.Field{Key: key, Valu
 
 var opt = measure.Omit
 
-// object is a JSON object that keeps its fields' order and writes "<"
-// and ">" as they are, like the summary around it.
+// object is a JSON object that keeps its fields' order and writes "<" and ">" as they are.
 type object []measure.Field
 
-// newObject is the fields in order, the empty optional ones left out.
 func newObject(fs ...measure.Field) object { return object(measure.Dense(fs)) }
 
-// MarshalJSON writes o's fields in order, "<" and ">" as they are.
 func (o object) MarshalJSON() ([]byte, error) { return measure.Fields(o).Marshal(false) }
 
-// UnmarshalJSON reads o back in order (measure.Fields).
 func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }
 
 // Summarize returns the SummaryJSON of m.
@@ -95,7 +90,6 @@ func Summarize(m *analysis.Report) *SummaryJSON {
 	return out
 }
 
-// partialJSON lists r's partial windows, each with its line.
 func partialJSON(r *results.Run, lines []string) []object {
 	var out []object
 	for i := range r.Variants {
@@ -109,24 +103,25 @@ func partialJSON(r *results.Run, lines []string) []object {
 	return out
 }
 
-// sweepJSON is a sweep's answer, its variants named by their values.
 func sweepJSON(s *analysis.RunSummary, sw *analysis.SweepSummary) object {
 	var values []object
 	for n, i := range sw.Variants {
 		values = append(values, newObject(must("value", sw.Labels[n]), must("variant", s.Variants[i].Name)))
 	}
-	label := func(i int) string { // "" for none (-1)
-		if n := slices.Index(sw.Variants, i); n >= 0 {
-			return sw.Labels[n]
-		}
-		return ""
-	}
+	label := func(i int) string { return at(sw.Labels, slices.Index(sw.Variants, i)) }
 	return newObject(must("series", sw.Series), must("keys", sw.Keys), must("values", values), opt("top", label(sw.Top)),
 		opt("best", label(sw.Best)), opt("plateau", labelled(sw.Plateau, label)), must("family", sw.Family),
 		opt("caution", sw.Caution), opt("verdict", tables.PlateauLine(s, sw)))
 }
 
-// labelled is label(i) for each index in is; nil for none.
+// at is xs[i], the zero value for an index of none (-1).
+func at[T any](xs []T, i int) (x T) {
+	if i >= 0 {
+		x = xs[i]
+	}
+	return x
+}
+
 func labelled(is []int, label func(int) string) []string {
 	var out []string
 	for _, i := range is {
@@ -135,7 +130,7 @@ func labelled(is []int, label func(int) string) []string {
 	return out
 }
 
-// driftJSON is the drift by round (null without a rate); nil for none.
+// driftJSON is the drift by round (null without a rate).
 func driftJSON(d *analysis.DriftSummary) object {
 	if d.Rounds < 2 {
 		return nil
@@ -148,7 +143,6 @@ func driftJSON(d *analysis.DriftSummary) object {
 		must("controlled", d.Controlled), opt("order_unknown", d.Unknown))
 }
 
-// speedJSON is the crypto speed table, values and Δ % by variant.
 func speedJSON(st *analysis.SpeedTable) object {
 	if st == nil {
 		return nil
@@ -172,19 +166,12 @@ func speedJSON(st *analysis.SpeedTable) object {
 		must("figures", figures), opt("failures", st.Failures))
 }
 
-// searchJSON is a search's answer, points named by value; nil for none.
 func searchJSON(ss *analysis.SearchSummary) object {
 	if ss == nil {
 		return nil
 	}
 	se, value := ss.Search, func(i int) string { return ss.Points[i].Value }
-	best, low := analysis.SearchPoint{}, ""
-	if ss.Best >= 0 {
-		best = ss.Points[ss.Best]
-	}
-	if ss.PlateauLow >= 0 {
-		low = ss.Points[ss.PlateauLow].Value
-	}
+	best := at(ss.Points, ss.Best)
 	var untested []string
 	for _, p := range ss.Points {
 		if p.Untested {
@@ -192,13 +179,13 @@ func searchJSON(ss *analysis.SearchSummary) object {
 		}
 	}
 	return newObject(must("series", se.Series), must("key", se.Key), must("objective", se.Maximize), must("windows", ss.Windows),
-		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant), opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)),
-		opt("plateau", labelled(ss.Plateau, value)), opt("plateau_low", low), opt("untested", untested),
+		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant),
+		opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)), opt("plateau", labelled(ss.Plateau, value)),
+		opt("plateau_low", at(ss.Points, ss.PlateauLow).Value), opt("untested", untested),
 		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
 }
 
-// profileJSON is variant i's server profile or why it has none; nil
-// when the run did not profile.
+// profileJSON is variant i's server profile or why it has none.
 func profileJSON(t *analysis.ProfileTable, i int) object {
 	if t == nil || i >= len(t.Variants) {
 		return nil

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -16,8 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// variant writes a variant's environment, server and repetitions: the
-// text report alone shows each window.
+// variant writes a variant's environment, server and repetitions (text only).
 func (d *doc) variant(m *analysis.Report, vi int) {
 	v := &m.Run.Variants[vi]
 	d.heading(1, "variant "+v.Name, "")
@@ -37,8 +35,6 @@ func (d *doc) variant(m *analysis.Report, vi int) {
 	}
 }
 
-// rep writes a repetition: its flags, its facts and timeline, what it
-// negotiated, its diagnoses, then its latencies and groups.
 func (d *doc) rep(x *measure.Rep) {
 	rep, ra := x.Rep, x.A
 	if st := rep.Step; st != nil {
@@ -46,9 +42,7 @@ func (d *doc) rep(x *measure.Rep) {
 	} else {
 		d.heading(2, fmt.Sprintf("%s, repetition %d", x.V.Name, rep.Index+1), "")
 	}
-	for _, line := range append(measure.RepFlags(ra), ra.Missed, ra.Backoff).Strings() {
-		d.say(line, "")
-	}
+	d.list(append(measure.RepFlags(ra), ra.Missed, ra.Backoff).Strings())
 	var facts []tables.Notice
 	for _, c := range measure.FactColumns(x.R) {
 		if label, line, ok := c.FactRow(x); ok {
@@ -62,7 +56,7 @@ func (d *doc) rep(x *measure.Rep) {
 		for _, k := range tables.ByCount(n) {
 			nt.Add(k, format.Count(n[k]))
 		}
-		writeTable(&nt, &d.Buffer, "  ")
+		d.aligned(nt, "  ", 0)
 	}
 	for i := range ra.Timeline.Diagnoses {
 		dg := &ra.Timeline.Diagnoses[i]
@@ -80,79 +74,49 @@ func (d *doc) rep(x *measure.Rep) {
 	}
 }
 
-// hostGroups sums a repetition's groups per host: groups, CPUs, client
-// CPU and clock offset; nothing when every group ran here.
+// hostGroups sums a repetition's groups per host; nothing when all ran here.
 func (d *doc) hostGroups(groups []results.Group) {
 	if !slices.ContainsFunc(groups, func(g results.Group) bool { return g.Host != "" }) {
 		return
 	}
 	var hosts []string
+	byHost := map[string][]results.Group{}
 	for _, g := range groups {
-		if h := cmp.Or(g.Host, "local"); !slices.Contains(hosts, h) {
+		h := cmp.Or(g.Host, "local")
+		if byHost[h] == nil {
 			hosts = append(hosts, h)
 		}
+		byHost[h] = append(byHost[h], g)
 	}
 	for _, name := range hosts {
+		gs := byHost[name]
 		var ids, cpus []string
 		var seconds, busiest float64
-		var offset time.Duration
-		measured, noun := false, "groups"
-		for _, g := range groups {
-			if cmp.Or(g.Host, "local") != name {
-				continue
-			}
+		measured := false
+		for _, g := range gs {
 			ids, cpus = append(ids, fmt.Sprint(g.Index)), append(cpus, cmp.Or(g.CPUs, "unpinned"))
-			offset = g.ClockOffset
 			if g.CPU != nil {
 				measured, seconds, busiest = true, seconds+g.CPU.Seconds, max(busiest, g.CPU.Busy)
 			}
 		}
-		if len(ids) == 1 {
-			noun = "group"
-		}
-		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, noun, strings.Join(ids, ", "), strings.Join(cpus, " "))
+		plural := map[bool]string{true: "s"}[len(gs) > 1]
+		fmt.Fprintf(d, "host %s: group%s %s on CPUs %s", name, plural, strings.Join(ids, ", "),
+			strings.Join(cpus, " "))
 		if measured {
 			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", seconds, format.Percent(busiest))
 		}
 		if name != "local" {
-			fmt.Fprintf(d, ", clock offset %s", offset.Round(time.Microsecond))
+			fmt.Fprintf(d, ", clock offset %s", gs[len(gs)-1].ClockOffset.Round(time.Microsecond))
 		}
 		d.WriteByte('\n')
 	}
 }
 
-// textWidth is the width the text report's comparison keeps to.
 const textWidth = 120
 
-// wrapLast splits the last cell of t's rows at spaces so that each line
-// fits width beside the other columns, continuing on rows of its own.
-func wrapLast(t *tables.Table, width int) {
-	n := len(t.Rows[0]) - 1
-	lead := 2 * n // the other columns and the gaps
-	for i := range n {
-		w := 0
-		for _, row := range t.Rows {
-			w = max(w, utf8.RuneCountInString(row[i]))
-		}
-		lead += w
-	}
-	var rows [][]string
-	for _, row := range t.Rows {
-		line := ""
-		for _, w := range strings.Fields(row[n]) {
-			if line != "" && lead+utf8.RuneCountInString(line+" "+w) > width {
-				rows, row, line = append(rows, append(row[:n:n], line)), make([]string, n+1), ""
-			}
-			line = strings.TrimPrefix(line+" "+w, " ")
-		}
-		rows = append(rows, append(row[:n:n], line))
-	}
-	t.Rows = rows
-}
-
-// writeTable writes t as text: each column as wide as its widest cell,
-// two spaces apart, each line after indent.
-func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
+// aligned writes t as text, columns two spaces apart, each line after indent;
+// with a width, the last cell wraps at spaces to fit it, on rows of its own.
+func (d *doc) aligned(t tables.Table, indent string, width int) {
 	rows := t.Rows
 	if t.Header != nil {
 		rows = append([][]string{t.Header}, rows...)
@@ -164,17 +128,36 @@ func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 		}
 	}
 	for _, row := range rows {
-		cells := make([]string, len(row))
-		for i, c := range row {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			cells[i] = c + pad
-			if rightAligned(t, i) {
-				cells[i] = pad + c
+		for _, row := range wrapLast(row, widths, width) {
+			cells := make([]string, len(row))
+			for i, c := range row {
+				pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+				cells[i] = c + pad
+				if i < len(t.Right) && t.Right[i] {
+					cells[i] = pad + c
+				}
 			}
+			d.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
 		}
-		b.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
 	}
 }
 
-// rightAligned says whether t aligns column i right.
-func rightAligned(t *tables.Table, i int) bool { return i < len(t.Right) && t.Right[i] }
+// wrapLast is row with its last cell (left-aligned) split into lines that fit width.
+func wrapLast(row []string, widths map[int]int, width int) [][]string {
+	if width == 0 {
+		return [][]string{row}
+	}
+	n, lead := len(row)-1, 0
+	for i := range n {
+		lead += widths[i] + 2
+	}
+	var rows [][]string
+	line := ""
+	for _, w := range strings.Fields(row[n]) {
+		if line != "" && lead+utf8.RuneCountInString(line+" "+w) > width {
+			rows, row, line = append(rows, append(row[:n:n], line)), make([]string, n+1), ""
+		}
+		line = strings.TrimPrefix(line+" "+w, " ")
+	}
+	return append(rows, append(row[:n:n], line))
+}

@@ -1,3 +1,3 @@
-// Package tables lays a run's Report out once as titled tables of cells
-// and banners, which the text, Markdown and HTML reports all write.
+// Package tables lays a Report out once as tables and banners for the
+// text, Markdown and HTML reports.
 package tables

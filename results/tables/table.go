@@ -6,8 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 )
 
-// Table is a format-neutral table: a header, rows of cells, and whether
-// each column aligns right (numbers). Text, Markdown and HTML print it.
+// Table is a format-neutral table; Right marks the columns aligned right.
 type Table struct {
 	Header []string
 	Right  []bool
@@ -17,8 +16,7 @@ type Table struct {
 // Add appends a row of cells.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
-// cols is t with a column headed by each name added, aligned right when
-// the name starts with ">" (which is not shown).
+// cols adds a column per name, aligned right when it starts with ">" (not shown).
 func (t Table) cols(names ...string) Table {
 	for _, n := range names {
 		name, right := strings.CutPrefix(n, ">")
@@ -27,8 +25,7 @@ func (t Table) cols(names ...string) Table {
 	return t
 }
 
-// Notice is a labelled line: of a report's banner (a label in capitals,
-// "WARNING"), its head, or a repetition's facts.
+// Notice is a labelled line: of a banner ("WARNING"), a head or a repetition.
 type Notice struct{ Label, Text string }
 
 // Cells are lead, then each of cols' value of x as the tables show it.

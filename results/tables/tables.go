@@ -17,8 +17,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Comparison is the answer of a run: per variant, the catalogue's
-// measures that out's variant tables show.
+// Comparison has a row per variant with the measures out's tables show.
 func Comparison(m *analysis.Report, out measure.Output) Table {
 	cols := measure.VariantColumns(m, out)
 	t := Header(cols, "variant")
@@ -29,8 +28,7 @@ func Comparison(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Below is what the text report writes under its comparison: per variant
-// (named on its first row), each Below measure it has, labelled.
+// Below is each variant's Below measures, labelled, under the text comparison.
 func Below(m *analysis.Report) Table {
 	var t Table
 	cols := measure.VariantColumns(m, measure.Below)
@@ -47,8 +45,7 @@ func Below(m *analysis.Report) Table {
 	return t
 }
 
-// Repetitions has a row per repetition with the measures out's tables
-// show; a variant without any says so in the last cell.
+// Repetitions has a row per repetition with the measures out's tables show.
 func Repetitions(m *analysis.Report, out measure.Output) Table {
 	cols := measure.RepColumns(m, out)
 	t := Header(cols, "variant", ">rep")
@@ -66,24 +63,18 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Probes has a row per variant and probe (a failed column only when one
-// failed); ok is false without any.
+// Probes has a row per variant and probe, a failed column only when one failed.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	t = Table{}.cols("variant", "probe", ">n", ">mean delta", ">per request", "failed")
 	failed := false
 	for i := range s.Variants {
 		for _, p := range s.Variants[i].Probes {
-			mean, per, f := format.Missing, format.Missing, ""
-			if p.N > 0 {
-				mean = format.Number(p.MeanDelta)
-			}
-			if p.HasPerRequest {
-				per = strconv.FormatFloat(p.PerRequest, 'f', 3, 64)
-			}
+			f := ""
 			if p.Failed > 0 {
 				f, failed = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError)), true
 			}
-			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), mean, per, f)
+			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), OrMissing(p.N > 0, format.Number(p.MeanDelta)),
+				OrMissing(p.HasPerRequest, strconv.FormatFloat(p.PerRequest, 'f', 3, 64)), f)
 		}
 	}
 	if !failed {
@@ -95,8 +86,7 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	return t, len(t.Rows) > 0
 }
 
-// Drift is every variant's rate by round and the round effect, with its
-// title; ok is false with fewer than two rounds.
+// Drift is every variant's rate by round and the round effect, with its title.
 func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	d := &s.Drift
 	if d.Rounds < 2 {
@@ -106,22 +96,12 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	effect := []string{"round effect"}
 	for r := range d.Rounds {
 		t = t.cols(fmt.Sprintf(">round %d", r+1))
-		effect = append(effect, format.Missing)
-		if d.RoundHas[r] {
-			effect[r+1] = format.Delta(d.RoundPct[r])
-		}
+		effect = append(effect, OrMissing(d.RoundHas[r], format.Delta(d.RoundPct[r])))
 	}
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
-			switch {
-			case !c.OK:
-				row = append(row, format.Missing)
-			case c.Failed:
-				row = append(row, format.Rate(c.Rate)+" FAILED")
-			default:
-				row = append(row, format.Rate(c.Rate))
-			}
+			row = append(row, OrMissing(c.OK, format.Rate(c.Rate)+map[bool]string{true: " FAILED"}[c.Failed]))
 		}
 		t.Add(row...)
 	}
@@ -136,12 +116,10 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	return t, title, true
 }
 
-// chartWidth is the width of a sweep chart's bars in characters.
 const chartWidth = 40
 
-// Sweep is a sweep's variants in chart order (the baseline first when
-// measured and not one of them), each with an ASCII bar of its mean rate
-// and confidence interval on a scale from 0.
+// Sweep is a sweep's variants (the baseline first when measured and not
+// one of them), each with an ASCII bar of its mean rate and 95 % CI.
 func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	rows, labels := sw.Variants, sw.Labels
 	if !slices.Contains(rows, s.Baseline) && s.Baseline >= 0 {
@@ -159,23 +137,20 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	t := Table{}.cols("", ">"+strings.Join(sw.Keys, " "), "variant", axis, ">mean req/s", "95 % CI", ">Δ% vs baseline")
 	for k, i := range rows {
 		v := &s.Variants[i]
-		mark, mean := "", format.Missing
+		mark := ""
 		switch {
 		case v.Best:
 			mark = "*"
 		case v.Plateau && v.Series == sw.Series:
 			mark = "~"
 		}
-		if v.Stats.N > 0 {
-			mean = format.Rate(v.Stats.Mean)
-		}
-		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), mean, measure.CICell(v.Stats), measure.DeltaCell(s, v))
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth),
+			OrMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
 	return t
 }
 
-// bar draws st from 0 to scale in width characters between '|': '#' up to
-// the mean, the 95 % CI as '=' below it and '-' above it.
+// bar draws st from 0 to scale: '#' up to the mean, the CI '=' below it, '-' above.
 func bar(st stats.Stats, scale float64, width int) string {
 	cells := bytes.Repeat([]byte{' '}, width)
 	if st.N > 0 && scale > 0 {
@@ -183,9 +158,7 @@ func bar(st stats.Stats, scale float64, width int) string {
 			return min(max(int(math.Round(x/scale*float64(width))), 0), width)
 		}
 		pm := pos(st.Mean)
-		for i := range pm {
-			cells[i] = '#'
-		}
+		copy(cells, strings.Repeat("#", pm))
 		for i := pos(st.CI95Low); st.HasCI && i < pos(st.CI95High); i++ {
 			cells[i] = '-'
 			if i < pm {
@@ -196,8 +169,7 @@ func bar(st stats.Stats, scale float64, width int) string {
 	return "|" + string(cells) + "|"
 }
 
-// niceCeil returns the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k
-// that is at least x; 0 for x ≤ 0.
+// niceCeil is the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at least x.
 func niceCeil(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {
 		return 0
@@ -215,52 +187,52 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// Latencies is a repetition's latency table: a row per measure.Latencies
-// family with a value, a column per member.
+// Latencies has a row per family of a repetition's latencies, a column per member.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
-	return latencies(cols, []*measure.Rep{x}, [][]string{nil}, measure.Column.OfRep, measure.LatencyHeading)
+	t := latencyHeader(cols, measure.LatencyHeading)
+	addLatencies(&t, cols, measure.Column.OfRep, x)
+	return t
 }
 
 // VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
-	var xs []*measure.Variant
-	var names [][]string
-	for i := range m.Run.Variants {
-		xs, names = append(xs, measure.NewVariant(m, i)), append(names, []string{m.Run.Variants[i].Name})
-	}
 	cols := measure.Columns(m, measure.PageLatencies)
-	return latencies(cols, xs, names, measure.Column.OfVariant, "variant", "timing")
+	t := latencyHeader(cols, "variant", "timing")
+	for i := range m.Run.Variants {
+		addLatencies(&t, cols, measure.Column.OfVariant, measure.NewVariant(m, i), m.Run.Variants[i].Name)
+	}
+	return t
 }
 
-// latencies is names, then a column per member of cols' first family,
-// with a row per x (after its lead) and family that has a value.
-func latencies[X any](cols []measure.Column, xs []X, leads [][]string, of func(measure.Column, X) measure.Value,
-	names ...string) Table {
-	t := Table{Header: names, Right: make([]bool, len(names))}
+// latencyHeader is names, then a column per member of cols' first family.
+func latencyHeader(cols []measure.Column, names ...string) Table {
+	t := Table{}.cols(names...)
 	for _, c := range cols {
 		if c.Measure == cols[0].Measure {
 			t = t.cols(">" + c.Param)
 		}
 	}
-	for k, x := range xs {
-		for start, end := 0, 0; start < len(cols); start = end {
-			row := append(slices.Clone(leads[k]), cols[start].Label)
-			for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-				if v := of(cols[end], x); v.Kind != measure.None {
-					row = append(row, cols[end].Text(v))
-				}
-			}
-			if len(row) > len(leads[k])+1 {
-				t.Add(row...)
-			}
-		}
-	}
 	return t
 }
 
-// Groups has a row per group of a repetition and its total, with the
-// measure.Groups measures (a Sparse one only where a row has it).
+// addLatencies adds after lead a row per family of cols that x has a value of.
+func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column, X) measure.Value, x X,
+	lead ...string) {
+	for start, end := 0, 0; start < len(cols); start = end {
+		row := append(slices.Clone(lead), cols[start].Label)
+		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
+			if v := of(cols[end], x); v.Kind != measure.None {
+				row = append(row, cols[end].Text(v))
+			}
+		}
+		if len(row) > len(lead)+1 {
+			t.Add(row...)
+		}
+	}
+}
+
+// Groups has a row per group and the total (a Sparse measure only where a row has it).
 func Groups(x *measure.Rep) Table {
 	rows := []*results.Group{}
 	for i := range x.Rep.Groups {
@@ -282,8 +254,7 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
-// Search has a row per visited value in grid order: its visits, the
-// objective's mean and 95 % CI, and its marks.
+// Search has a row per visited value in grid order.
 func Search(s *analysis.SearchSummary) Table {
 	t := Table{}.cols(">"+s.Search.Key, "visits", ">windows", ">mean "+s.Unit(), "95 % CI", "mark")
 	for i := range s.Points {
@@ -292,10 +263,7 @@ func Search(s *analysis.SearchSummary) Table {
 		for _, n := range p.Visits {
 			visits = append(visits, "#"+strconv.Itoa(n))
 		}
-		ci := format.Missing
-		if p.Stats.HasCI {
-			ci = format.Number(p.Stats.CI95Low) + " … " + format.Number(p.Stats.CI95High)
-		}
+		ci := OrMissing(p.Stats.HasCI, format.Number(p.Stats.CI95Low)+" … "+format.Number(p.Stats.CI95High))
 		for k, on := range []bool{i == s.Best, p.Plateau, i == s.PlateauLow, p.Untested} {
 			if on {
 				marks = append(marks, [...]string{"best", "plateau", "lowest on plateau", "once, not tested"}[k])
@@ -312,10 +280,7 @@ func Capacity(c *results.Capacity) Table {
 		">p99 from intended ms", "verdict")
 	for i, rep := range c.Steps {
 		st, g := rep.Step, &rep.Total
-		verdict := "pass"
-		if !st.Pass {
-			verdict = "FAIL: " + st.Why
-		}
+		verdict := map[bool]string{true: "pass", false: "FAIL: " + st.Why}[st.Pass]
 		t.Add(fmt.Sprint(i+1), st.Phase, format.Count(uint64(math.Round(st.Rate))), format.Rate(g.Rate()), format.Share(g.MissedShare()),
 			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99), verdict)
 	}
@@ -338,16 +303,12 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		verdict := "pass"
-		if !cs[i].Passed {
-			verdict = "CROSSED"
-		}
+		verdict := map[bool]string{true: "pass", false: "CROSSED"}[cs[i].Passed]
 		t.Add(verdict, cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
 	}
 	return t
 }
 
-// eachRep calls row for every repetition, named and numbered from 1.
 func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) {
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
@@ -357,8 +318,7 @@ func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) 
 	}
 }
 
-// NotCounted has a row per repetition with requests outside its window
-// (warm-up, in flight at its end) or TIME_WAIT sockets read after it.
+// NotCounted has a row per repetition with requests outside its window or TIME_WAIT after it.
 func NotCounted(m *analysis.Report) Table {
 	t := Table{}.cols("variant", ">rep", ">responses", ">errors", ">completed after", ">errors after",
 		">failed or cut off", ">in connect", ">in handshake", ">awaiting response", ">TIME_WAIT sockets after")
@@ -393,8 +353,7 @@ func Errors(m *analysis.Report) Table {
 	return t
 }
 
-// Negotiated has a row per variant and TLS parameters negotiated, the
-// most frequent first.
+// Negotiated has a row per variant and TLS parameters, the most frequent first.
 func Negotiated(m *analysis.Report) Table {
 	t := Table{}.cols("variant", "version, cipher, group", ">handshakes", ">share")
 	for i := range m.Run.Variants {
@@ -426,8 +385,7 @@ func ProbeReadings(m *analysis.Report) Table {
 	return t
 }
 
-// Profile is the server profile: a column per variant, a row per library,
-// then the crypto share, offload bound, Δ and samples.
+// Profile has a column per variant, a row per library, then the crypto share, bound, Δ and samples.
 func Profile(t *analysis.ProfileTable) Table {
 	tb := Table{}.cols("server CPU by library")
 	for _, v := range t.Variants {
@@ -436,20 +394,18 @@ func Profile(t *analysis.ProfileTable) Table {
 	row := func(label string, cell func(v *analysis.ProfileVariant) string) {
 		cells := []string{label}
 		for i := range t.Variants {
+			c := "n/a"
 			if v := &t.Variants[i]; v.Available() {
-				cells = append(cells, cell(v))
-			} else {
-				cells = append(cells, "n/a")
+				c = cell(v)
 			}
+			cells = append(cells, c)
 		}
 		tb.Add(cells...)
 	}
 	for _, name := range t.Libraries {
 		row(name, func(v *analysis.ProfileVariant) string {
-			if s, ok := v.Share(name); ok {
-				return format.Percent(s)
-			}
-			return format.Missing
+			s, ok := v.Share(name)
+			return OrMissing(ok, format.Percent(s))
 		})
 	}
 	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
@@ -457,4 +413,12 @@ func Profile(t *analysis.ProfileTable) Table {
 	row("Δ vs baseline", func(v *analysis.ProfileVariant) string { return cmp.Or(v.DeltaWords(), format.Missing) })
 	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
 	return tb
+}
+
+// OrMissing is s, or format.Missing when not ok.
+func OrMissing(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return format.Missing
 }

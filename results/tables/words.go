@@ -19,7 +19,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Notices is the banner of m in order, each line labelled in capitals.
+// Notices is the banner of m, each line labelled in capitals.
 func Notices(m *analysis.Report) []Notice {
 	var ns []Notice
 	add := func(label string, lines ...string) {
@@ -51,8 +51,7 @@ func Notices(m *analysis.Report) []Notice {
 	return ns
 }
 
-// Facts is the head of a report: times, baseline, order, repeat, metrics
-// and profile.
+// Facts is the head of a report: times, baseline, order, repeat, metrics and profile.
 func Facts(m *analysis.Report) []Notice {
 	r, s := m.Run, m.Summary
 	var fs []Notice
@@ -79,7 +78,6 @@ func Facts(m *analysis.Report) []Notice {
 // Stamp is the reports' form of an instant.
 const Stamp = "2006-01-02 15:04:05 MST"
 
-// calibrationWords says what repeat: auto measured and chose.
 func calibrationWords(c *stats.Calibration) string {
 	if !c.HasNoise {
 		return fmt.Sprintf("no noise estimate from %d good calibration windows of %s: %d repetitions (the cap)", len(c.Rates), c.Variant, c.Repeat)
@@ -91,8 +89,7 @@ func calibrationWords(c *stats.Calibration) string {
 	return fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %s ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), detect, c.EffectPct, stats.Power*100)
 }
 
-// StatsNote says how the comparison decides: test, adjustment, MDE, CI
-// and equivalence.
+// StatsNote says how the comparison decides: test, adjustment, MDE, CI and equivalence.
 func StatsNote(s *analysis.RunSummary) string {
 	adjust, level := fmt.Sprintf("one comparison, α = %g", stats.Alpha), "α"
 	if s.Family > 1 {
@@ -118,26 +115,20 @@ func OrderLine(r *results.Run) string {
 
 // SweepTitle is the heading of a sweep's table.
 func SweepTitle(sw *analysis.SweepSummary) string {
-	by := strings.Join(sw.Keys, ", ")
-	order := "in run order"
-	if sw.Numeric {
-		order = "by value"
-	}
-	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, by, order)
+	order := map[bool]string{false: "in run order", true: "by value"}[sw.Numeric]
+	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, strings.Join(sw.Keys, ", "), order)
 }
 
 // SweepLegend explains a sweep chart.
 const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
-// PlateauLine says what a sweep concluded: its best value or plateau, or
-// that nothing could be judged; "" when nothing was measured.
+// PlateauLine says a sweep's best value or plateau, or that none could be judged.
 func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	label := map[int]string{}
 	for k, i := range sw.Variants {
 		label[i] = sw.Labels[k]
 	}
-	// A value named best or highest says in the same line when its
-	// figures measured something else than the server.
+	// A value named best or highest says when it measured something else than the server.
 	caveat := func(i int) string {
 		if c := s.Variants[i].Caveat.String(); c != "" {
 			return " — " + label[i] + ": " + c
@@ -187,15 +178,14 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	return line
 }
 
-// CapacityIntro says how the search went, for the reports.
+// CapacityIntro says how the capacity search went.
 func CapacityIntro(s *results.CapacitySpec) string {
 	return fmt.Sprintf("per variant, the highest rate with %s, errors at most %s and at most %s of starts missed; steps from %s/s ×%s, then bisection to %s",
 		notes.TargetWords(s), format.Share(s.MaxErrors), format.Share(s.MaxMissed), format.Count(uint64(math.Round(s.From))),
 		strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", s.Factor), "0"), "."), format.Share(s.Resolution))
 }
 
-// ProfileLines are each variant's lines under the profile: why it has
-// none, or its top functions, bound, self-check and pprof file.
+// ProfileLines are each variant's lines under the profile, or why it has none.
 func ProfileLines(t *analysis.ProfileTable) []string {
 	var out []string
 	for i := range t.Variants {
@@ -204,8 +194,7 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 			out = append(out, v.Name+": "+v.Missing.String())
 			continue
 		}
-		out = append(out, v.Name+": top functions: "+v.FunctionsLine())
-		out = append(out, v.Name+": "+v.BoundWords().String())
+		out = append(out, v.Name+": top functions: "+v.FunctionsLine(), v.Name+": "+v.BoundWords().String())
 		if w := v.CheckWords(t.Rate).String(); w != "" {
 			out = append(out, v.Name+": self-check: "+w)
 		}
@@ -217,8 +206,7 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 // NoTimeline is said of a repetition stored before timelines.
 const NoTimeline = "no timeline (the run was stored before kaeload kept one)"
 
-// RepTimeline is what a repetition's timeline says: rate range, stalls,
-// TCP counters, other load and the rules that could not judge it.
+// RepTimeline is a repetition's rate range, stalls, TCP counters, other load and unjudged rules.
 func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	if tl.NoTimeline {
 		return []Notice{{"timeline", NoTimeline}}
@@ -250,8 +238,7 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	return out
 }
 
-// RangeWords words a repetition's rate range: "min 135.0 / median 997.5
-// / max 1,010.0 req/s over 10 intervals".
+// RangeWords is "min 135.0 / median 997.5 / max 1,010.0 req/s over 10 intervals".
 func RangeWords(tl *diagnosis.Repetition) string {
 	r := tl.Range
 	if r == nil {
@@ -260,8 +247,7 @@ func RangeWords(tl *diagnosis.Repetition) string {
 	return fmt.Sprintf("min %s / median %s / max %s req/s over %d intervals", format.Rate(r.Min), format.Rate(r.Median), format.Rate(r.Max), r.Intervals)
 }
 
-// StallWords words a repetition's stalls: "none", "3.0–5.0 s at 135.0
-// req/s (median 997.5)", or why they were not judged.
+// StallWords is "none", "3.0–5.0 s at 135.0 req/s (median 997.5)", or why not judged.
 func StallWords(tl *diagnosis.Repetition) string {
 	switch {
 	case !tl.StallsJudged:
@@ -275,11 +261,9 @@ func StallWords(tl *diagnosis.Repetition) string {
 	return fmt.Sprintf("%s (median %s req/s)", measure.StallsCell(tl), format.Rate(tl.Stalls[0].Median))
 }
 
-// TCPWords words one host's TCP counters over the window: its role, the
-// counters that grew, and those not available, each reason once.
+// TCPWords is a host's role, its counters that grew, and those not available, each reason once.
 func TCPWords(h *diagnosis.HostCounts) string {
-	var grew []string
-	var whys []string             // reasons, in order of first use
+	var grew, whys []string       // whys in order of first use
 	gone := map[string][]string{} // counters by reason
 	for _, name := range h.Counters {
 		v, unread, ok := h.Get(name)
@@ -321,7 +305,7 @@ func DiagnosisRows(d *diagnosis.Diagnosis) []Notice {
 	return []Notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
 }
 
-// errorsWithClasses is a count of errors with its classes: "1,400 (status 1,400)".
+// errorsWithClasses is "1,400 (status 1,400)".
 func errorsWithClasses(n uint64, classes results.ErrorCounts) string {
 	if c := format.ErrorClasses(classes); c != "" && n > 0 {
 		return format.Count(n) + " (" + c + ")"
