@@ -112,12 +112,7 @@ func on(h *HostCounts, names ...string) (string, []Counter) {
 }
 
 func grew(h *HostCounts, names ...string) bool {
-	for _, n := range names {
-		if h.Values[n] > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(names, func(n string) bool { return h.Values[n] > 0 })
 }
 
 var (

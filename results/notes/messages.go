@@ -10,7 +10,6 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/stats"
 )
 
 // messages are every code's words: a text/template over the note's Args, with said's funcs and phrases.
@@ -373,7 +372,7 @@ func init() {
 		"pct":      num(func(f float64) string { return fmt.Sprintf("%.0f", f*100) }),
 		"millis":   num(func(f float64) string { return format.Millis(int64(f)) }),
 		"float":    func(v any, d int) string { return format.Float(floatOf(v), d) },
-		"span":     func(start, end float64) string { return Span(start, end) },
+		"span":     Span,
 		"plain":    func(v any) string { return format.Plain(str(v)) },
 		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
 		"cpus": func(v any) string { // "CPU 0" or "CPUs 0-3"
@@ -383,7 +382,7 @@ func init() {
 			return "CPU " + str(v)
 		},
 		"ms":       millisWords,
-		"pHolm":    func(c stats.Comparison) string { return format.PAdjusted(c) },
+		"pHolm":    format.PAdjusted,
 		"join":     join,
 		"say":      say,
 		"has":      func(a Args, k string) bool { _, ok := a[k]; return ok },

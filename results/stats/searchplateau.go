@@ -71,10 +71,7 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	pairs := make([]pair, 0, testable*(testable-1)/2)
 	ps := make([]float64, 0, testable*(testable-1)/2)
 	for a := range samples {
-		if logs[a] == nil {
-			continue
-		}
-		for b := a + 1; b < len(samples); b++ {
+		for b := a + 1; b < len(samples) && logs[a] != nil; b++ {
 			if logs[b] == nil {
 				continue
 			}
