@@ -32,8 +32,7 @@ const (
 	Assumed       Source = "assumed"    // β = 1: no window saturated the CPUs
 )
 
-// Input's Capacity is the device's ops/s from the scenario or a speed file (0: none), behind a
-// device-bound window's.
+// Input's Capacity is the device's ops/s from the scenario or a speed file (0: none).
 type Input struct {
 	Windows      []Window
 	Capacity     float64

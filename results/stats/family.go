@@ -55,8 +55,7 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 // Holm is Holm's step-down adjusted ps; a NaN p (no test) is outside the family and stays NaN.
 func Holm(ps []float64) []float64 { return stepDown(ps, func(j, m int) int { return m - j }) }
 
-// stepDown adjusts the m ps not NaN from the smallest up (equals in their
-// order): step j's p times mult(j, m), at most 1, never below the step before.
+// stepDown takes the m ps not NaN from the smallest up, step j's times mult(j, m), at most 1, never down.
 func stepDown(ps []float64, mult func(j, m int) int) []float64 {
 	out := slices.Repeat([]float64{math.NaN()}, len(ps))
 	var idx []int
@@ -101,9 +100,8 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// noncentrality is the λ at which a two-sided t-test at level alpha rejects
-// with probability Power under the noncentral t (+Inf past 1e9): the MDE of
-// a known se. The shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3.
+// noncentrality is the λ where a t-test at alpha rejects with Power (+Inf past 1e9): the MDE of a
+// known se. The shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3.
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, false) }
 
 // reportedNoncentrality is the c at which c·(estimated se) is found with Power, averaged over se.
@@ -135,10 +133,8 @@ func noncentralityAt(df, alpha, power float64, reported bool) float64 {
 	return root
 }
 
-// reportedPower is P(|Z + c·R′| > tc·R), Z standard normal, R and R′ each
-// √(V/df), V ~ χ²(df), to an absolute tol: in polar coordinates (cos²θ ~
-// Beta(df/2, df/2)) E[F(√2(c·sin θ − tc·cos θ)) + F(−√2(c·sin θ + tc·cos θ))],
-// F Student's t with 2·df, cut where tan θ passes tc/c and around π/4.
+// reportedPower is P(|Z + c·R′| > tc·R), Z normal, R and R′ √(χ²(df)/df): in polar coordinates (cos²θ ~
+// Beta(df/2, df/2)) E[F(√2(c·sin θ − tc·cos θ)) + F(−√2(c·sin θ + tc·cos θ))], F Student's t, 2·df.
 func reportedPower(c, tc, df, tol float64) float64 {
 	logNorm := math.Ln2 - mathext.Lbeta(df/2, df/2) // 2 / B(df/2, df/2)
 	nu := 2 * df
@@ -298,8 +294,7 @@ var (
 	}
 )
 
-// gaussKronrod is the Kronrod estimate and QUADPACK's error, (200·d/I)^1.5·I, d the difference
-// from Gauss and I the integral of |f − mean|.
+// gaussKronrod is the Kronrod estimate and QUADPACK's error, (200·|K−G|/I)^1.5·I, I = ∫|f − mean|.
 func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	c, h := (a+b)/2, (b-a)/2
 	var fs [15]float64
@@ -370,13 +365,11 @@ type Calibration struct {
 
 func (c *Calibration) Calibrate() {
 	positive := slices.DeleteFunc(slices.Clone(c.Rates), func(x float64) bool { return !(x > 0) })
-	c.NoisePct, c.HasNoise = NoisePct(positive)
-	if !c.HasNoise {
-		c.Repeat, c.Capped = c.Max, true
-		return
+	c.Repeat, c.Capped = c.Max, true // without a noise
+	if c.NoisePct, c.HasNoise = NoisePct(positive); c.HasNoise {
+		n, ok := RepsFor(c.NoisePct, c.EffectPct/100, c.Family, c.Max)
+		c.Repeat, c.Capped = n, !ok
 	}
-	n, ok := RepsFor(c.NoisePct, c.EffectPct/100, c.Family, c.Max)
-	c.Repeat, c.Capped = n, !ok
 }
 
 // PlannedMDEPct is the MDE of two variants of n repetitions among family comparisons.
