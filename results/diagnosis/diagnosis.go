@@ -141,6 +141,7 @@ func Run(r *results.Run) [][]Repetition {
 	return out
 }
 
+// Rep diagnoses one repetition of variant.
 func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out := Repetition{Variant: variant, Rep: rep.Index}
 	t := rep.Timeline
@@ -171,6 +172,7 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	return out
 }
 
+// StallsUnjudged is why the stalls were not judged, "" when they were.
 func (r *Repetition) StallsUnjudged() string {
 	if i := slices.IndexFunc(r.Unjudged, func(u notes.Note) bool { return u.S("rule") == RuleStalls }); i >= 0 {
 		return r.Unjudged[i].S("why")

@@ -20,6 +20,7 @@ const OwnShare = 0.5
 // counters): in no threshold, though it reads as a diagnosis; Own says what the run showed.
 type HostOnly = Diagnosis
 
+// Line words a HostOnly: figure, NotTheRun, what the run showed.
 func (h *HostOnly) Line() string {
 	return h.Figure + ": " + NotTheRun + ": " + h.Own
 }

@@ -31,6 +31,7 @@ func (h *HostCounts) Get(name string) (v uint64, unread int, ok bool) {
 	return v, h.Unread[name], ok
 }
 
+// Why says why counter name has no value ("" when it has one).
 func (h *HostCounts) Why(name string) string {
 	if _, ok := h.Values[name]; ok {
 		return ""
@@ -45,6 +46,7 @@ func (h *HostCounts) opens() (uint64, bool) {
 	return max(a, p), okA && okP
 }
 
+// Role says whose namespace the host is, for people.
 func (h *HostCounts) Role() string {
 	return notes.New(notes.HostRole, "shared", h.Shared, "client", h.Client, "server", h.Server).String()
 }

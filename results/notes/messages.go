@@ -23,6 +23,7 @@ func code(name Code, src string) Code {
 // Misaligned is a caveat's flag: the groups' windows over 1 % apart.
 const Misaligned Code = "misaligned"
 
+// The codes, each with its words.
 var (
 	RepFailed = code("failed", `FAILED: {{.why}}`)
 	NoSuccess = code("no_success",
@@ -458,6 +459,7 @@ var caveatWords = map[Code][2]string{
 	Misaligned:      {"windows apart", MisalignedWords},
 }
 
+// MisalignedWords name a repetition whose groups' windows were over 1 % apart.
 const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
 // KneeWords: "41,000/s", "≥ 1,000,000/s" (every step passed), "< 1,000/s" (none did) or "-".

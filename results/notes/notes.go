@@ -12,8 +12,10 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
+// Code names a kind of note; messages holds its words.
 type Code string
 
+// Args are a note's parameters by name.
 type Args map[string]any
 
 // Note is a code and its parameters; the zero Note says nothing.
@@ -31,6 +33,7 @@ func New(code Code, kv ...any) Note {
 	return n
 }
 
+// IsZero reports whether n says nothing.
 func (n Note) IsZero() bool { return n.Code == "" }
 
 // String words n; "" for the zero Note, the code for one without words.
@@ -67,6 +70,7 @@ func (n Note) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
+// Warning is n as a run's warning.
 func (n Note) Warning() results.Warning {
 	return results.Warning{Code: string(n.Code), Args: n.Args, Message: n.String()}
 }
@@ -76,6 +80,7 @@ func Join(ns []Note, sep string) string {
 	return strings.Join(slices.DeleteFunc(List(ns).Strings(), func(s string) bool { return s == "" }), sep)
 }
 
+// List is a list of notes.
 type List []Note
 
 // AppendNew appends the notes of add that l does not hold yet.
@@ -88,6 +93,7 @@ func (l List) AppendNew(add ...Note) List {
 	return l
 }
 
+// Strings says each note of l.
 func (l List) Strings() []string {
 	var out []string
 	for _, n := range l {
@@ -96,9 +102,11 @@ func (l List) Strings() []string {
 	return out
 }
 
-// S, B and N are parameter k as a string, a bool, notes.
+// S is parameter k as a string.
 func (n Note) S(k string) string { s, _ := n.Args[k].(string); return s }
 
+// B is parameter k as a bool.
 func (n Note) B(k string) bool { b, _ := n.Args[k].(bool); return b }
 
+// N is parameter k as notes.
 func (n Note) N(k string) []Note { ns, _ := n.Args[k].([]Note); return ns }

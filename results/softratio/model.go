@@ -13,11 +13,13 @@ type Model struct {
 	Capacity float64 `json:"capacity"`
 }
 
+// CPU is the server's CPU-seconds per request at soft ratio r.
 func (m Model) CPU(r float64) float64 { return m.B + r*(m.A-m.B) }
 
 func (m Model) cpuBound(r float64) float64    { return float64(m.CPUs) * m.Beta / m.CPU(r) }
 func (m Model) deviceBound(r float64) float64 { return m.Capacity / (1 - r) }
 
+// Rate is the predicted rate T(r) in requests per second.
 func (m Model) Rate(r float64) float64 { return math.Min(m.cpuBound(r), m.deviceBound(r)) }
 
 // cross is where the bounds meet (not clamped; NaN if they never do).
@@ -36,14 +38,16 @@ func (m Model) Best() (ratio, rate float64) {
 	return ratio, m.Rate(ratio)
 }
 
-// Bound names what limits the rate: the device at Capacity, the server's CPUs at CPU(r).
+// Bound names what limits the rate.
 type Bound string
 
+// The bounds: the device at Capacity, the server's CPUs at CPU(r).
 const (
 	BoundDevice Bound = "device"
 	BoundCPU    Bound = "cpu"
 )
 
+// Side is a span of soft ratios over which one bound holds.
 type Side struct {
 	Bound Bound   `json:"bound"`
 	From  float64 `json:"from"`

@@ -23,8 +23,10 @@ type Window struct {
 	OtherBound    bool    `json:"other_bound,omitempty"`
 }
 
+// Source says where a parameter came from.
 type Source string
 
+// The sources.
 const (
 	FromWindows   Source = "windows"
 	FromScenario  Source = "scenario"   // accelerator.capacity
@@ -39,9 +41,10 @@ type Input struct {
 	CapacityFrom Source
 }
 
-// Code is a prediction's status, or a thing that would give D (Need…), worded by notes.
+// Code is a prediction's status, or a thing it needs.
 type Code string
 
+// The codes, worded by notes; the Need codes would give D.
 const (
 	OK           Code = "ok"
 	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
@@ -56,6 +59,7 @@ const (
 	NeedSpeedFile        Code = "need-speed-file"
 )
 
+// Range is an estimate and its 95 % range (Low = High = Value without spread).
 type Range struct {
 	Value float64 `json:"value"`
 	Low   float64 `json:"low"`

@@ -363,6 +363,7 @@ type Calibration struct {
 	Capped    bool      `json:"capped,omitempty"`
 }
 
+// Calibrate fills NoisePct, Repeat and Capped.
 func (c *Calibration) Calibrate() {
 	positive := slices.DeleteFunc(slices.Clone(c.Rates), func(x float64) bool { return !(x > 0) })
 	c.Repeat, c.Capped = c.Max, true // without a noise

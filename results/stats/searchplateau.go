@@ -13,6 +13,7 @@ func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 	return j.Top, plateau, untested
 }
 
+// SearchLists are SearchPlateau's plateau and untested points of j.
 func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
 	if j.Top < 0 {
 		return nil, nil

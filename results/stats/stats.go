@@ -25,11 +25,13 @@ type Stats struct {
 	NoCI     string  `json:"no_ci,omitempty"`
 }
 
+// The values of Stats.NoCI.
 const (
 	NoCITooFew      = "n<2"
 	NoCINotPositive = "a value is not positive"
 )
 
+// Summarize returns the Stats of xs.
 func Summarize(xs []float64) Stats {
 	s := Stats{N: len(xs)}
 	if s.N == 0 {
