@@ -498,7 +498,7 @@ func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s
 
 // Span: "3.0–5.0 s".
 func Span(start, end float64) string {
-	return strings.TrimSuffix(Seconds(start), " s") + "–" + Seconds(end)
+	return strconv.FormatFloat(start, 'f', 1, 64) + "–" + Seconds(end)
 }
 
 // Percent: "4.5 %", two significant digits below 1 % ("0.026 %") lest a small share read as none.
