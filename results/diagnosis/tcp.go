@@ -222,11 +222,11 @@ func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
 		if !r.fires(j, h) {
 			continue
 		}
-		names, args := r.names(h), r.says(j, h)
-		fig, cs := on(h, names...)
-		d := Diagnosis{Figure: fig, Counters: cs, Cause: notes.New(r.codes[0]), Consequence: notes.New(r.codes[1]),
-			Fix: notes.New(r.codes[2])}
+		var d Diagnosis
+		d.Figure, d.Counters = on(h, r.names(h)...)
+		args := r.says(j, h)
 		for k, n := range []*notes.Note{&d.Cause, &d.Consequence, &d.Fix} {
+			*n = notes.New(r.codes[k])
 			maps.Copy(n.Args, args[k])
 		}
 		switch {
