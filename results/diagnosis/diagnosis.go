@@ -1,6 +1,5 @@
-// Package diagnosis reads a repetition's timeline and says what went wrong
-// in its window (accept-queue overflow, SYN cookies, TIME_WAIT overflow,
-// resets, stalls, not steady) where the run's own connections show it.
+// Package diagnosis says from a repetition's timeline what went wrong in its window (accept-queue
+// overflow, SYN cookies, TIME_WAIT overflow, resets, stalls, not steady), where the run shows it.
 package diagnosis
 
 import (
@@ -12,8 +11,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// The rules (Diagnosis.Rule), as the machine-readable outputs name them
-// (docs/diagnoses.md says what each judges).
+// The rules (Diagnosis.Rule), as the outputs name them; docs/diagnoses.md says what each judges.
 const (
 	RuleAcceptQueue = "accept_queue_overflow"
 	RuleSYNCookies  = "syn_queue_full"
@@ -23,9 +21,7 @@ const (
 	RuleNotSteady   = "not_steady"
 )
 
-// allRules are the rules in the order of their diagnoses, each with its name
-// for people and its judge: the diagnoses it finds, or why it could not
-// judge.
+// allRules are the rules in order, with their names for people and judges (findings, or why none).
 var allRules = []struct {
 	rule, title string
 	judge       func(j *judge) ([]Diagnosis, string)
@@ -40,47 +36,34 @@ var allRules = []struct {
 
 // Thresholds of the rules (docs/diagnoses.md says why).
 const (
-	// ResetShare is a storm's resets per connection opened (OutRsts over
-	// the host's opens), MinResets its fewest resets.
-	ResetShare = 0.5
-	MinResets  = 100
-	// StallShare of the window's median rate: below it an interval stalls.
-	StallShare = 0.5
-	// MinStallRequests is the fewest successes in the median interval for
-	// stalls and trends to be judged.
-	MinStallRequests = 40
-	// MinIntervals judged intervals for stalls, MinSteadyPoints for the
-	// thirds of "not steady" (two a third).
-	MinIntervals     = 3
-	MinSteadyPoints  = 6
+	ResetShare       = 0.5     // a storm's OutRsts per opened connection
+	MinResets        = 100     // a storm's fewest resets
+	StallShare       = 0.5     // of the median rate: below it an interval stalls
+	MinStallRequests = 40      // successes in the median interval to judge stalls and trends
+	MinIntervals     = 3       // judged intervals for stalls
+	MinSteadyPoints  = 6       // for the thirds of "not steady" (two a third)
 	steadyQuantile   = 0.99865 // Student's t quantile: 3σ, one-sided-equivalent
 	defaultMargin    = 0.02    // results.DefaultEquivalence
 	slowConnectMicro = int64(time.Second / time.Microsecond)
 )
 
-// Diagnosis is one rule's finding in one repetition: what happened (Cause),
-// how much (Figure), what it did to the measurement (Consequence) and what
-// to change (Fix).
+// Diagnosis is one rule's finding in one repetition (Rep 0-based): what happened, how much, what
+// it did to the measurement and what to change.
 type Diagnosis struct {
-	// Rule is a Rule constant, Title its name for people.
-	Rule  string `json:"rule"`
-	Title string `json:"title"`
-	// Variant and Rep (0-based) name the repetition.
+	Rule        string     `json:"rule"`
+	Title       string     `json:"title"`
 	Variant     string     `json:"variant"`
 	Rep         int        `json:"rep"`
 	Cause       notes.Note `json:"cause"`
 	Figure      string     `json:"figure"`
 	Consequence notes.Note `json:"consequence"`
 	Fix         notes.Note `json:"fix"`
-	// Counters are the kernel counters behind the figure; empty for the
-	// rate rules. Stalls are RuleStalls's.
-	Counters []Counter `json:"counters,omitempty"`
-	Stalls   []Stall   `json:"stalls,omitempty"`
-	Own      string    `json:"own,omitempty"` // a HostOnly's
+	Counters    []Counter  `json:"counters,omitempty"` // the kernel counters behind the figure
+	Stalls      []Stall    `json:"stalls,omitempty"`
+	Own         string     `json:"own,omitempty"` // a HostOnly's
 }
 
-// hostOnly is a Diagnosis's Own: "" where the run's own connections show
-// it (ok), else what they showed.
+// hostOnly is a Diagnosis's Own: "" where the run shows it (ok), else what it showed.
 func hostOnly(ok bool, why string) string {
 	if ok {
 		return ""
@@ -88,8 +71,7 @@ func hostOnly(ok bool, why string) string {
 	return why
 }
 
-// Counter is one kernel counter's growth on one host over a window; Value
-// is a lower bound when Unread intervals were not read.
+// Counter is a kernel counter's growth on a host over a window, at least Value if some Unread.
 type Counter struct {
 	Host   string `json:"host"`
 	Name   string `json:"name"`
@@ -97,35 +79,25 @@ type Counter struct {
 	Unread int    `json:"unread,omitempty"`
 }
 
-// Repetition is what the diagnosis found in one repetition.
+// Repetition is what the diagnosis found in one repetition; NoTimeline (a run stored before
+// timelines) sets nothing else, Range is nil when no interval is long enough to judge.
 type Repetition struct {
-	Variant string `json:"variant"`
-	Rep     int    `json:"rep"`
-	// NoTimeline: a run stored before timelines; nothing else is set.
-	NoTimeline bool          `json:"no_timeline,omitempty"`
-	Interval   time.Duration `json:"interval,omitempty"`
-	// Range is nil when no interval is long enough to judge.
-	Range *RateRange `json:"range,omitempty"`
-	// Stalls are in time order; StallsJudged is false when Unjudged says
-	// why they could not be judged.
-	Stalls       []Stall `json:"stalls,omitempty"`
-	StallsJudged bool    `json:"stalls_judged,omitempty"`
-	// ListenOverflows is the target's: its listener's drops where read
-	// (at most the server hosts' count), else the server hosts'
-	// ListenOverflows when the run's own connections show them (0 when
-	// not: another listener's); nil when not read everywhere.
-	ListenOverflows *uint64 `json:"listen_overflows,omitempty"`
-	// Listener is nil for a run stored before it.
-	Listener *Listener `json:"listener,omitempty"`
-	// HostOnly are counter changes not attributable to the run.
-	HostOnly []HostOnly `json:"host_only,omitempty"`
-	Traffic  []Traffic  `json:"traffic,omitempty"`
-	// Hosts are the counters' growth per host, in the timeline's order.
-	Hosts []HostCounts `json:"hosts,omitempty"`
-	// Diagnoses are in the order of the Rule constants.
-	Diagnoses []Diagnosis `json:"diagnoses,omitempty"`
-	// Unjudged are the rules that could not judge, and why.
-	Unjudged notes.List `json:"unjudged,omitempty"`
+	Variant      string        `json:"variant"`
+	Rep          int           `json:"rep"`
+	NoTimeline   bool          `json:"no_timeline,omitempty"`
+	Interval     time.Duration `json:"interval,omitempty"`
+	Range        *RateRange    `json:"range,omitempty"`
+	Stalls       []Stall       `json:"stalls,omitempty"`
+	StallsJudged bool          `json:"stalls_judged,omitempty"` // else Unjudged says why
+	// ListenOverflows is the target's listener's drops where read (at most the server hosts'
+	// count), else the server hosts' where the run shows them (0: another listener's); nil unread.
+	ListenOverflows *uint64      `json:"listen_overflows,omitempty"`
+	Listener        *Listener    `json:"listener,omitempty"`
+	HostOnly        []HostOnly   `json:"host_only,omitempty"`
+	Traffic         []Traffic    `json:"traffic,omitempty"`
+	Hosts           []HostCounts `json:"hosts,omitempty"` // in the timeline's order
+	Diagnoses       []Diagnosis  `json:"diagnoses,omitempty"`
+	Unjudged        notes.List   `json:"unjudged,omitempty"` // the rules that could not judge, and why
 }
 
 // RateRange is the spread of the judged intervals' rates (successes/s).
@@ -136,8 +108,7 @@ type RateRange struct {
 	Intervals int     `json:"intervals"`
 }
 
-// Stall is a run of consecutive intervals below StallShare of the window's
-// Median; Start and End are relative to the window, Rate over its length.
+// Stall is consecutive intervals below StallShare of the window's Median; times from the window's start.
 type Stall struct {
 	Start  time.Duration `json:"start"`
 	End    time.Duration `json:"end"`
@@ -145,16 +116,13 @@ type Stall struct {
 	Median float64       `json:"median"`
 }
 
-// Options are what a repetition's diagnosis needs beyond its record:
-// the variant's repetition noise (sd of ln rate, 0 unknown) and the
-// equivalence margin (0: 2 %), as fractions.
+// Options: the variant's repetition noise (sd of ln rate, 0 unknown) and the equivalence margin (0: 2 %).
 type Options struct {
 	RepNoise float64
 	Margin   float64
 }
 
-// Run diagnoses every repetition of r: out[i][j] is that of
-// r.Variants[i].Reps[j].
+// Run diagnoses every repetition of r: out[i][j] is r.Variants[i].Reps[j]'s.
 func Run(r *results.Run) [][]Repetition {
 	out := make([][]Repetition, len(r.Variants))
 	for i := range r.Variants {

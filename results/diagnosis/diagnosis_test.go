@@ -9,6 +9,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // TestAAIdentical: identical steady seconds, with a clean run's counters
@@ -107,7 +108,7 @@ func TestStallAtKnownSeconds(t *testing.T) {
 			}
 			d := got.Diagnoses[0]
 			for _, s := range tc.stall {
-				if want := span(s); !strings.Contains(d.Cause.String(), want) {
+				if want := notes.Span(s.Start.Seconds(), s.End.Seconds()); !strings.Contains(d.Cause.String(), want) {
 					t.Errorf("cause %q does not name %s", d.Cause.String(), want)
 				}
 			}

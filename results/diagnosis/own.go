@@ -13,49 +13,41 @@ import (
 // NotTheRun words a counter change the run's own connections do not show.
 const NotTheRun = "on this host, not attributable to the run"
 
-// OwnShare is the share of a host's opens that must be the run's connects
-// for a host-wide rule (TIME_WAIT, resets) to be the run's.
+// OwnShare of a host's opens must be the run's connects for TIME_WAIT or resets to be the run's.
 const OwnShare = 0.5
 
-// HostOnly is a kernel counter's change the run's own connections do not
-// show (another program's listener moves the same counters): no diagnosis,
-// in no threshold, though it reads as one; Own says what the run showed.
+// HostOnly is a counter change the run does not show (another program's listener moves the same
+// counters): in no threshold, though it reads as a diagnosis; Own says what the run showed.
 type HostOnly = Diagnosis
 
-// Line words a HostOnly in one line: figure, NotTheRun, what the run
-// showed.
+// Line words a HostOnly: figure, NotTheRun, what the run showed.
 func (h *HostOnly) Line() string {
 	return h.Figure + ": " + NotTheRun + ": " + h.Own
 }
 
-// Listener is the target's listener over a window (results.ListenQueue).
+// Listener is the target's listener over a window (results.ListenQueue): Drops over the Read
+// intervals, MaxQueue the longest queue a boundary found, Full how many found it at Backlog.
 type Listener struct {
-	Host string `json:"host"`
-	Port int    `json:"port"`
-	// Unavailable says why it was not read; "" when it was.
-	Unavailable string `json:"unavailable,omitempty"`
-	// Drops over the Read intervals (a lower bound when Unread > 0).
-	Drops  uint64 `json:"drops"`
-	Read   int    `json:"read"`
-	Unread int    `json:"unread,omitempty"`
-	// Backlog is the accept queue's limit; MaxQueue the longest queue a
-	// boundary found, Full how many found it full.
-	Backlog  uint64 `json:"backlog,omitempty"`
-	MaxQueue uint64 `json:"max_queue"`
-	Full     int    `json:"full,omitempty"`
+	Host        string `json:"host"`
+	Port        int    `json:"port"`
+	Unavailable string `json:"unavailable,omitempty"` // why it was not read
+	Drops       uint64 `json:"drops"`
+	Read        int    `json:"read"`
+	Unread      int    `json:"unread,omitempty"`
+	Backlog     uint64 `json:"backlog,omitempty"`
+	MaxQueue    uint64 `json:"max_queue"`
+	Full        int    `json:"full,omitempty"`
 }
 
 // Measured says whether its drops were read in some window interval.
 func (l *Listener) Measured() bool { return l != nil && l.Unavailable == "" && l.Read > 0 }
 
-// Words: "port 8443 on local: dropped nothing, its accept queue at most 3
-// of 511", or why it was not read.
+// Words: "port 8443 on local: dropped nothing, its accept queue at most 3 of 511".
 func (l *Listener) Words() string {
 	return notes.New(notes.ListenerWords, "port", l.Port, "host", l.Host, "unavailable", l.Unavailable, "read", l.Read,
 		"drops", l.Drops, "unread", l.Unread, "max_queue", l.MaxQueue, "backlog", l.Backlog, "full", l.Full).String()
 }
 
-// windowListener sums t's listener over the window; nil without one.
 func windowListener(t *results.Timeline) *Listener {
 	q := t.Listener
 	if q == nil {
@@ -82,28 +74,24 @@ func windowListener(t *results.Timeline) *Listener {
 	return l
 }
 
-// Traffic cross-checks a host's opens (Counter: ActiveOpens where clients
-// run, else PassiveOpens) against the run's own connects (Own).
+// Traffic cross-checks a host's opens (ActiveOpens where clients run, else PassiveOpens) with the
+// run's connects: Shared when Other, the opens beyond, exceed the window's edges (slots, 2 % of Own).
 type Traffic struct {
 	Host    string `json:"host"`
 	Counter string `json:"counter"`
 	Opens   uint64 `json:"opens"`
 	Own     uint64 `json:"own"`
-	// Other is the opens beyond Own; Shared when they exceed what the
-	// window's edges explain (slots, 2 % of Own): other traffic.
-	Other  uint64 `json:"other"`
-	Shared bool   `json:"shared"`
+	Other   uint64 `json:"other"`
+	Shared  bool   `json:"shared"`
 }
 
-// Words: "ActiveOpens +2,057 on local, kaeload's connects 1,802: other
-// traffic shared this network namespace (255 more)".
+// Words: "ActiveOpens +2,057 on local, kaeload's connects 1,802: other traffic shared …".
 func (t *Traffic) Words() string {
 	return notes.New(notes.TrafficWords, "counter", t.Counter, "opens", t.Opens, "host", t.Host, "own", t.Own,
 		"shared", t.Shared, "other", t.Other).String()
 }
 
-// judge holds what the rules read of one repetition: its window, its
-// hosts' counters and what the run's own connections showed.
+// judge holds what the rules read of a repetition: its window, hosts' counters and the run's connections.
 type judge struct {
 	window
 	opts     Options
@@ -129,7 +117,7 @@ func newJudge(rep *results.Rep, hosts []HostCounts, opts Options) *judge {
 	for i := range rep.Groups {
 		j.slots += rep.Groups[i].Slots
 	}
-	// The connect histogram's bucket holding 1 s counts.
+	// The connect histogram's bucket holding 1 s counts as slow.
 	if h := t.Latency.Connect; !results.EmptyHistogram(h) {
 		for _, b := range h.Distribution() {
 			if b.Count > 0 && b.To >= slowConnectMicro {
@@ -141,9 +129,8 @@ func newJudge(rep *results.Rep, hosts []HostCounts, opts Options) *judge {
 	return j
 }
 
-// queueTrouble says whether the run's own connections show a full queue at
-// the target: the listener where read decides, else connects of 1 s or
-// more (a dropped SYN) or retransmits (a dropped ACK). why words them.
+// queueTrouble: the run shows a full queue at the target, by the listener where read, else by
+// connects of 1 s or more (a dropped SYN) or retransmits (a dropped ACK).
 func (j *judge) queueTrouble() (yes bool, why string) {
 	var parts []string
 	l := j.listener
@@ -153,9 +140,8 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	if l.Measured() && (l.Full > 0 || l.Drops == 0) {
 		return l.Full > 0, strings.Join(parts, "; ")
 	}
-	// A queue overflows only with more than Backlog connections waiting:
-	// when all that could wait is under it, the drops were discards of
-	// another kind (and a loaded machine's retransmits say nothing).
+	// A queue overflows only with more than Backlog waiting: under it the drops were other
+	// discards (and a loaded machine's retransmits say nothing).
 	if in, others, ok := j.atMost(l); ok && in < l.Backlog {
 		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and "+
 			"%s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",
@@ -163,10 +149,8 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 			format.Count(others), format.Count(l.MaxQueue)))
 		return false, strings.Join(parts, "; ")
 	}
-	// sk_drops also counts harmless discards (a duplicate final ACK: one
-	// in 1,072 connects on a loaded machine); a full queue's drop forces
-	// a retransmit, so the drops are an overflow where the run shows one,
-	// or where nothing of it was recorded.
+	// sk_drops also counts harmless discards (a duplicate final ACK: one in 1,072 connects loaded);
+	// a full queue's drop forces a retransmit: an overflow where the run shows one, or records nothing.
 	if j.timed {
 		parts = append(parts, fmt.Sprintf("%s of %s connects took 1 s or more", format.Count(j.slow), format.Count(j.all)))
 	}
@@ -182,9 +166,8 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	return j.slow > 0 || j.sockets.Retransmitted > 0, strings.Join(parts, "; ")
 }
 
-// atMost bounds the connections that could wait in l's queue: the run's
-// slots and failures, the others its host opened and the longest queue
-// seen; false when l's backlog or its host's opens were not read.
+// atMost bounds the connections that could wait in l's queue (the run's slots and failures, the
+// host's other opens, the longest queue seen); false when l's backlog or the opens were not read.
 func (j *judge) atMost(l *Listener) (in, others uint64, ok bool) {
 	if !l.Measured() || l.Backlog == 0 {
 		return 0, 0, false
@@ -197,8 +180,7 @@ func (j *judge) atMost(l *Listener) (in, others uint64, ok bool) {
 	return uint64(j.slots) + j.failed + others + l.MaxQueue, others, ok
 }
 
-// mostly says, with words, whether the run's connects are at least
-// OwnShare of h's opens.
+// mostly: the run's connects are at least OwnShare of h's opens.
 func (j *judge) mostly(h *HostCounts) (yes bool, why string) {
 	opens, ok := h.opens()
 	if !ok {
@@ -217,7 +199,6 @@ func (j *judge) mostly(h *HostCounts) (yes bool, why string) {
 	return share >= OwnShare, why
 }
 
-// traffic cross-checks each host's opens with the run's connects.
 func (j *judge) traffic() []Traffic {
 	var out []Traffic
 	for i := range j.hosts {

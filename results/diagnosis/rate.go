@@ -15,17 +15,15 @@ import (
 
 // window is a timeline's window as the rate rules judge it.
 type window struct {
-	interval time.Duration
-	all      []results.Point // every window point (Start >= 0)
-	pts      []results.Point // those long enough to judge: at least half the interval
-	rates    []float64       // pts' rates
-	median   float64         // of rates
-	warmup   time.Duration   // the warm-up points' length
-	length   time.Duration   // the window's: its points'
-	// stallList are the window's stalls, stallsWhy why they were not
-	// judged ("" when they were).
+	interval  time.Duration
+	all       []results.Point // every window point (Start >= 0)
+	pts       []results.Point // those long enough to judge: at least half the interval
+	rates     []float64       // pts' rates
+	median    float64         // of rates
+	warmup    time.Duration   // the warm-up points' length
+	length    time.Duration   // the window's: its points'
 	stallList []Stall
-	stallsWhy string
+	stallsWhy string // why the stalls were not judged; "" when they were
 }
 
 func newWindow(t *results.Timeline) window {
@@ -50,7 +48,6 @@ func newWindow(t *results.Timeline) window {
 	return w
 }
 
-// rateOf is the successes per second over pts.
 func rateOf(pts []results.Point) float64 {
 	var ok float64
 	var d time.Duration
@@ -64,7 +61,6 @@ func rateOf(pts []results.Point) float64 {
 	return ok / d.Seconds()
 }
 
-// rateRange is the window's RateRange; nil when no interval is judged.
 func (w *window) rateRange() *RateRange {
 	if len(w.rates) == 0 {
 		return nil
@@ -72,8 +68,7 @@ func (w *window) rateRange() *RateRange {
 	return &RateRange{Min: slices.Min(w.rates), Median: w.median, Max: slices.Max(w.rates), Intervals: len(w.rates)}
 }
 
-// judgeable says why a rule needing need intervals cannot judge the
-// window; "" when it can.
+// judgeable says why a rule needing need intervals cannot judge; "" when it can.
 func (w *window) judgeable(need int) string {
 	if len(w.pts) < need {
 		return fmt.Sprintf("%d intervals of at least half the interval (%s) in the window, %d needed", len(w.pts), w.interval, need)
@@ -84,10 +79,8 @@ func (w *window) judgeable(need int) string {
 	return ""
 }
 
-// stalled reports whether interval i of pts is a stall.
 func (w *window) stalled(i int) bool { return w.rates[i] < StallShare*w.median }
 
-// stalls returns the window's stalls, or why they were not judged.
 func (w *window) stalls() ([]Stall, string) {
 	if why := w.judgeable(MinIntervals); why != "" {
 		return nil, why
@@ -107,13 +100,9 @@ func (w *window) stalls() ([]Stall, string) {
 	return out, ""
 }
 
-// span writes a stall's times: "4.0–6.0 s".
-func span(s Stall) string { return notes.Span(s.Start.Seconds(), s.End.Seconds()) }
-
-// seconds writes "4.0 s".
 func seconds(d time.Duration) string { return notes.Seconds(d.Seconds()) }
 
-// stallDiagnosis is RuleStalls over the stalls found.
+// stallDiagnosis is RuleStalls; its consequence compares the rate with that outside the stalls.
 func (w *window) stallDiagnosis() ([]Diagnosis, string) {
 	if len(w.stallList) == 0 {
 		return nil, w.stallsWhy
@@ -121,26 +110,27 @@ func (w *window) stallDiagnosis() ([]Diagnosis, string) {
 	var spans [][2]float64
 	var figs []string
 	var in time.Duration
-	var outside []results.Point
 	for _, s := range w.stallList {
-		spans = append(spans, [2]float64{s.Start.Seconds(), s.End.Seconds()})
-		figs = append(figs, fmt.Sprintf("%s at %s req/s", span(s), format.Rate(s.Rate)))
+		sp := [2]float64{s.Start.Seconds(), s.End.Seconds()}
+		spans = append(spans, sp)
+		figs = append(figs, fmt.Sprintf("%s at %s req/s", notes.Span(sp[0], sp[1]), format.Rate(s.Rate)))
 		in += s.End - s.Start
 	}
-	for _, p := range w.all {
-		if !slices.ContainsFunc(w.stallList, func(s Stall) bool { return p.Start >= s.Start && p.End() <= s.End }) {
-			outside = append(outside, p)
-		}
+	outside := slices.DeleteFunc(slices.Clone(w.all), func(p results.Point) bool {
+		return slices.ContainsFunc(w.stallList, func(s Stall) bool { return p.Start >= s.Start && p.End() <= s.End })
+	})
+	all, rest := rateOf(w.all), rateOf(outside)
+	cons := notes.New(notes.StallsConsequence, "all", all, "rest", rest)
+	if rest != 0 {
+		cons.Args["below"] = 1 - all/rest
 	}
 	figure := fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "),
 		format.Rate(w.median), seconds(in), seconds(w.length))
-	return []Diagnosis{{Stalls: w.stallList, Figure: figure,
-		Cause:       notes.New(notes.StallsCause, "median", w.median, "spans", spans),
-		Consequence: stallsConsequence(rateOf(w.all), rateOf(outside)),
-		Fix:         notes.New(notes.StallsFix)}}, ""
+	return []Diagnosis{{Stalls: w.stallList, Figure: figure, Consequence: cons, Fix: notes.New(notes.StallsFix),
+		Cause: notes.New(notes.StallsCause, "median", w.median, "spans", spans)}}, ""
 }
 
-// notSteady is RuleNotSteady, or why it was not judged.
+// notSteady is RuleNotSteady: the thirds' rates beyond the intervals' noise, the runs' and the margin.
 func (j *judge) notSteady() ([]Diagnosis, string) {
 	if why := j.judgeable(MinSteadyPoints); why != "" {
 		return nil, why
@@ -165,8 +155,7 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 	first, last := pts[:k], pts[n-k:]
 	rf, rl := rateOf(first), rateOf(last)
 	diff := math.Log(rl / rf)
-	// The noise of one interval's ln(rate), from successive differences:
-	// a slow trend does not inflate it.
+	// One interval's noise of ln(rate) from successive differences, which a slow trend does not inflate.
 	var ss float64
 	for i := 1; i < n; i++ {
 		d := logs[i] - logs[i-1]
@@ -194,14 +183,4 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 		Cause:       notes.New(notes.NotSteadyCause, "first", rf, "last", rl, "change", change),
 		Consequence: notes.New(notes.NotSteadyConsequence),
 		Fix:         notes.New(notes.NotSteadyFix, "rising", diff > 0, "warmup_s", j.warmup.Seconds())}}, ""
-}
-
-// stallsConsequence words the window's rate all against the rate outside
-// its stalls, rest.
-func stallsConsequence(all, rest float64) notes.Note {
-	n := notes.New(notes.StallsConsequence, "all", all, "rest", rest)
-	if rest != 0 {
-		n.Args["below"] = 1 - all/rest
-	}
-	return n
 }

@@ -12,28 +12,20 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is one host's kernel TCP counters' growth over a window. Every
-// counter the host lists is in exactly one of Values and Unavailable.
+// HostCounts is a host's TCP counters' growth over a window (the JSON summary keys it by Name), each
+// of its Counters (in the kernel's order) in Values or Unavailable; Unread: intervals not read.
 type HostCounts struct {
-	// Name, Client, Server and Shared are results.TCPHost's: a shared host
-	// counts each connection once on each side.
-	// The JSON summary keys a host by Name.
-	Name   string `json:"-"`
-	Client bool   `json:"client,omitempty"`
-	Server bool   `json:"server,omitempty"`
-	Shared bool   `json:"shared,omitempty"`
-	// Counters are the host's counters, in the kernel's order.
-	Counters []string          `json:"-"`
-	Values   map[string]uint64 `json:"deltas"`
-	// Unread counts the intervals a counter of Values was not read in
-	// (its value is then a lower bound).
-	Unread map[string]int `json:"intervals_not_read,omitempty"`
-	// Unavailable says why a counter has no value: never a zero.
+	Name        string            `json:"-"`
+	Client      bool              `json:"client,omitempty"`
+	Server      bool              `json:"server,omitempty"`
+	Shared      bool              `json:"shared,omitempty"` // counts each connection once a side
+	Counters    []string          `json:"-"`
+	Values      map[string]uint64 `json:"deltas"`
+	Unread      map[string]int    `json:"intervals_not_read,omitempty"`
 	Unavailable map[string]string `json:"not_available,omitempty"`
 }
 
-// Get returns counter name's growth, the intervals it was not read in,
-// and whether it has a value.
+// Get returns counter name's growth, the intervals it was not read in, and whether it has a value.
 func (h *HostCounts) Get(name string) (v uint64, unread int, ok bool) {
 	v, ok = h.Values[name]
 	return v, h.Unread[name], ok
@@ -47,8 +39,7 @@ func (h *HostCounts) Why(name string) string {
 	return cmp.Or(h.Unavailable[name], "not read on this host")
 }
 
-// opens is the larger of the host's ActiveOpens and PassiveOpens (a shared
-// namespace counts each connection once a side); ok when both were read.
+// opens is the larger of ActiveOpens and PassiveOpens (a shared host counts both); ok when both read.
 func (h *HostCounts) opens() (uint64, bool) {
 	a, _, okA := h.Get("ActiveOpens")
 	p, _, okP := h.Get("PassiveOpens")
@@ -60,7 +51,6 @@ func (h *HostCounts) Role() string {
 	return notes.New(notes.HostRole, "shared", h.Shared, "client", h.Client, "server", h.Server).String()
 }
 
-// windowCounts sums each host's counters of t over the window.
 func windowCounts(t *results.Timeline) []HostCounts {
 	first := len(t.Points) - len(t.Window())
 	out := make([]HostCounts, len(t.Hosts))
@@ -99,9 +89,8 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	return out
 }
 
-// on writes the named counters of h and where, "ListenOverflows +1,295, …
-// on local (the server)", those missing for one reason sharing it, and
-// lists those that have a value.
+// on words h's named counters, "ListenOverflows +1,295, … on local (the server)", those missing for
+// one reason sharing it, and lists those with a value.
 func on(h *HostCounts, names ...string) (string, []Counter) {
 	var parts, whys []string
 	var cs []Counter
@@ -124,14 +113,8 @@ func on(h *HostCounts, names ...string) (string, []Counter) {
 	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")", cs
 }
 
-// grew reports whether any of the named counters of h grew.
 func grew(h *HostCounts, names ...string) bool {
-	for _, n := range names {
-		if h.Values[n] > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(names, func(n string) bool { return h.Values[n] > 0 })
 }
 
 var (
@@ -139,7 +122,6 @@ var (
 	synNames    = []string{"SyncookiesSent", "TCPReqQFullDoCookies", "TCPReqQFullDrop"}
 )
 
-// acceptQueue is RuleAcceptQueue (docs/diagnoses.md).
 func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	var d Diagnosis
 	var figs []string
@@ -185,11 +167,9 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	return []Diagnosis{d}, ""
 }
 
-// counterRule fires on a host whose counters show it; its figure shows
-// names there, and says gives the parameters of its codes' notes (cause,
-// consequence, fix). A per-host rule gives a diagnosis a host, the run's
-// where its connects are mostly the host's opens; the others one over the
-// hosts, the run's where its connects show a full queue.
+// counterRule fires on a host whose counters show it, its figure names there, says the codes'
+// parameters. A perHost rule is the run's where its connects are mostly the host's opens; the
+// others give one diagnosis over the hosts, the run's where it shows a full queue.
 type counterRule struct {
 	codes   [3]notes.Code
 	perHost bool
@@ -235,7 +215,6 @@ var (
 		}}
 )
 
-// judge applies r to every host.
 func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
 	var out []Diagnosis
 	for i := range j.hosts {
@@ -243,11 +222,11 @@ func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
 		if !r.fires(j, h) {
 			continue
 		}
-		names, args := r.names(h), r.says(j, h)
-		fig, cs := on(h, names...)
-		d := Diagnosis{Figure: fig, Counters: cs, Cause: notes.New(r.codes[0]), Consequence: notes.New(r.codes[1]),
-			Fix: notes.New(r.codes[2])}
+		var d Diagnosis
+		d.Figure, d.Counters = on(h, r.names(h)...)
+		args := r.says(j, h)
 		for k, n := range []*notes.Note{&d.Cause, &d.Consequence, &d.Fix} {
+			*n = notes.New(r.codes[k])
 			maps.Copy(n.Args, args[k])
 		}
 		switch {
@@ -265,9 +244,8 @@ func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
 	return out, ""
 }
 
-// Storm: a host's resets are a storm, at least MinResets and ResetShare of
-// its opens; without failed requests only resets beyond its aborts at
-// close count (Connection: close's race, docs/diagnoses.md).
+// Storm: at least MinResets resets and ResetShare of the opens; without failed requests only
+// those beyond the aborts at close count (Connection: close's race, docs/diagnoses.md).
 func Storm(resets, aborts, failed, opens uint64) bool {
 	if failed == 0 {
 		resets -= min(resets, aborts)
@@ -275,8 +253,7 @@ func Storm(resets, aborts, failed, opens uint64) bool {
 	return resets >= MinResets && float64(resets) >= ResetShare*float64(opens)
 }
 
-// listenOverflows is Repetition.ListenOverflows (see its doc); run says
-// whether an accept-queue overflow is among the run's diagnoses.
+// listenOverflows is Repetition.ListenOverflows; run: an accept-queue overflow is the run's.
 func (j *judge) listenOverflows(run bool) *uint64 {
 	var sum uint64 // the server hosts' ListenOverflows, where read in every interval
 	read, servers := true, 0
@@ -293,8 +270,7 @@ func (j *judge) listenOverflows(run bool) *uint64 {
 		if own, _ := j.queueTrouble(); !own {
 			return new(uint64) // its drops were not overflows (queueTrouble)
 		}
-		// Its drops include a few SYNs dropped for other reasons: the
-		// namespace's count bounds them.
+		// Its drops include a few SYNs dropped for other reasons: the namespace's count bounds them.
 		v := l.Drops
 		if read && servers > 0 && sum > 0 {
 			v = min(v, sum)

@@ -10,14 +10,11 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/stats"
 )
 
-// messages are every code's words: a text/template over the note's
-// parameters (its dot), with the funcs and phrases of said.
+// messages are every code's words: a text/template over the note's Args, with said's funcs and phrases.
 var messages = map[Code]string{}
 
-// code is the code named name, whose words are src.
 func code(name Code, src string) Code {
 	messages[name] = src
 	return name
@@ -37,7 +34,6 @@ var (
 		{{- else if not .errors}}no request ended at all{{end}})`)
 	ErrorsOverMax = code("errors_over_max", `errors were {{share .share}} of the window's attempts, more than `+
 		`max_errors {{share .max}}`)
-	// FailedText: a failure (or profile reason) stored as a sentence
 	FailedText = code("failed_text", `{{.text}}`)
 	BackedOff  = code("backed_off", `BACKED OFF: connection slots waited {{count .backoffs}} times before `+
 		`their next try because their connects kept failing ({{count .fails}} connect errors, counted as usual): `+
@@ -79,27 +75,21 @@ var (
 		`was set by the connections in flight ({{if .latency_us}}{{.connections}} / {{millis .latency_us}} ms `+
 		`mean latency ≈ {{rate .little}} req/s; measured {{rate .rate}} req/s{{else}}the mean latency was not `+
 		`measured{{end}}); raise connections or groups`)
-	// Flagged: the flags of a window joined
 	Flagged = code("flagged", `{{join .notes "; "}}`)
-	// InRep: a repetition's note as a run-wide line
-	InRep = code("in_rep", `variant {{.variant}}, repetition {{.rep}}: {{.note}}`)
-	// Caveat: flag is one of ClientBound, OtherLoad, SharedCPUs,
-	// ServerOtherLoad, Misaligned; baseline: the repetitions are the baseline's.
+	InRep   = code("in_rep", `variant {{.variant}}, repetition {{.rep}}: {{.note}}`)
+	// Caveat: flag is a key of caveatWords; baseline: the repetitions are the baseline's.
 	Caveat = code("caveat",
 		`{{$c := caveatWords .flag}}{{$of := and .baseline "the baseline"}}{{if most .reps .n}}
 		{{- with $of}}{{.}} {{index $c 0}}: {{index $c 1}} in {{$.reps}} of its {{$.n}} repetitions
 		{{- else}}{{index $c 0}}: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{end}}
 		{{- else}}caution: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{with $of}} of {{.}}{{end}}{{end}}`)
-	// Unjudged: a diagnosis rule could not judge a repetition
 	Unjudged      = code("unjudged", `{{.title}}: {{.why}}`)
 	ServerShare   = code("server_share", `client and server share {{cpus .common}}`)
 	ServerBusiest = code("server_busiest",
 		`OTHER LOAD on the server's {{cpus .cpus}}{{if has . "comm"}}, busiest {{.comm}} (pid {{.pid}}
 		{{- if .nice}}, nice {{.nice}}{{end}}){{end}}`)
-	// NotMeasured: a variant the run gave up on
 	NotMeasured = code("not_measured", `variant {{.variant}}{{if .reps}} after `+
 		`{{plural .reps "repetition"}}{{end}}: {{.reason}}`)
-	// PartialWindow: a window an interrupt or a lost worker cut short
 	PartialWindow = code("partial_window", `variant {{.variant}} rep {{.rep}}: `+
 		`{{$lost := has . "lost_group"}}{{if $lost}}FAILED, the run is INCOMPLETE: group `+
 		`{{.lost_group}}{{with .lost_host}} on host {{.}}{{end}} was lost `+
@@ -129,14 +119,13 @@ var (
 		`{{.rounds}}, as much as the difference called significant for {{join .names ", "}} `+
 		`({{range $i, $d := .deltas}}{{if $i}}, {{end}}{{delta $d}}{{end}}): drift alone can make or hide a `+
 		`difference of that size; rerun on a steadier machine or with more rounds`)
-	// MDESpread: the repetitions that inflate a comparison's MDE
 	MDESpread   = code("mde_spread", `{{join .reps ", "}}`)
 	SpreadRep   = code("spread_rep", `{{.variant}} rep {{.rep}} ({{rate .rate}} req/s)`)
 	ProbeFailed = code("probe_failed", `probe {{.probe}} failed in {{.failed}} of {{.read}} windows `+
 		`(variant{{if ne (len .variants) 1}}s{{end}} {{join .variants ", "}}): {{plain .first}}; no delta was `+
 		`recorded there, and a threshold on the probe is crossed`)
 	Capacity = code("capacity", `capacity under {{template "-targets" .spec}}: {{join .knees ", "}}`)
-	// CapacityKnee: delta is against the baseline's knee, absent when none.
+	// CapacityKnee: delta, against the baseline's knee, absent when none.
 	CapacityKnee = code("capacity_knee", `{{.variant}} {{template "-knee" .}}{{if has . "delta"}} `+
 		`({{printf "%+.0f" (mul .delta 100)}} %){{end}}`)
 	MetricsServed = code("metrics_served",
@@ -150,10 +139,8 @@ var (
 			`scraped ({{range $i, $w := .}}{{if $i}}, {{end}}{{$w.Variant}} rep {{add $w.Rep 1}}{{end}})
 		{{- else}}, and every window's were{{end}}{{end}}
 		{{- else}}live metrics served{{end}}`)
-	// Caveats: a variant's caveats joined
 	Caveats = code("caveats", `{{join .notes "; "}}`)
-	// Interrupted: a window a later repetition measures adds variant and
-	// index (0-based).
+	// Interrupted: one a later repetition measures adds variant and index (0-based).
 	Interrupted = code(results.WarnInterrupted, `{{.label}} was interrupted and is not included`)
 	SpeedFailed = code("speed_failed", `variant {{.variant}}: speed command {{printf "%q" .command}}: `+
 		`{{.error}}`)
@@ -166,10 +153,8 @@ var (
 	SearchUnrefined = code("search_unrefined", `search {{.series}}: a budget of {{.budget}} windows covers `+
 		`only {{with .values}}the coarse pass: no refinement, the best value is only the best of `+
 		`{{.}}{{else}}both ends and the predicted value with its neighbours: no refinement{{end}}`)
-	// PlanWarning: a scenario warning as the compiler words it
 	PlanWarning = code("plan_warning", `{{.text}}`)
-	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
-	// kinds (fix: a ports.Fix* value).
+	// The kinds of ports.Shortage (fix: a ports.Fix* value).
 	PortsTooMany = code("ports_too_many", `{{.per}} connections at once {{template "-to" .}} need as many `+
 		`client ports, but {{template "-range" .}}: the rest fail with EADDRNOTAVAIL; {{if eq .fix "widen"}}run: `+
 		`{{template "-widen"}} (64512 ports){{else}}no port range is that wide: {{template "-spread"}}{{end}}`)
@@ -203,7 +188,6 @@ var (
 		`{{pHolm .comparison}})`)
 	UnansweredAtEnd = code("unanswered_at_end", `{{with .stages}}{{template "-stages" .}}{{end}} at the `+
 		`window's end`)
-	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
 	PlansCompared = code("plans_compared", `plans: {{if .differ}}{{join .differ ", "}} ran a different plan `+
 		`than {{.ref}}{{if .lines}}; what differs, field by field:{{else}} (see each run's `+
 		`plan){{end}}{{else if .lines}}identical; the hosts differ from `+
@@ -213,9 +197,7 @@ var (
 		`{{.from}} → {{.to}}`)
 	// BaselineMissing: yet when the run was cut short.
 	BaselineMissing = code("baseline_missing", `not measured{{if .yet}} yet{{end}}`)
-	// The search's lines: SearchHead, then SearchNone or SearchBest and
-	// the others.
-	SearchHead = code("search_head", `search {{.series}}: {{.key}} over {{.grid}} values ({{.first}} … `+
+	SearchHead      = code("search_head", `search {{.series}}: {{.key}} over {{.grid}} values ({{.first}} … `+
 		`{{.last}}), {{if eq .objective p99}}minimize p99 handshake{{else}}maximize {{.objective}}{{end}}: `+
 		`{{.windows}} windows of a budget of {{.budget}}; the full grid would need {{.grid}}`)
 	SearchNone = code("search_none", `no window measured yet`)
@@ -228,8 +210,7 @@ var (
 	SearchPlateau = code("search_plateau", `plateau (not significantly worse than the best, Holm-adjusted `+
 		`t-test on the log scale): {{join .values ", "}}; lowest {{.key}} = {{.lowest}}{{with .caution}}; `+
 		`caution: {{.}}{{end}}`)
-	SearchOnce = code("search_once", `measured once, so not tested and on no plateau: {{join .values ", "}}`)
-	// The server profile's words; the first three say why there is none.
+	SearchOnce          = code("search_once", `measured once, so not tested and on no plateau: {{join .values ", "}}`)
 	ProfileUnprofiled   = code("profile_unprofiled", `not profiled`)
 	ProfileNoReps       = code("profile_no_reps", `no repetition measured`)
 	ProfileNoSamples    = code("profile_no_samples", `no samples: the server used no CPU in the window`)
@@ -246,12 +227,11 @@ var (
 	ProfileOn = code("profile_on", `profiling was on: perf record -e cpu-clock -F {{.rate}} -g on the `+
 		`server's processes in every window (crypto: {{join .crypto ", "}}); perf itself takes some of the `+
 		`server's CPU (bench/profile-overhead.sh measures how much)`)
-	// The diagnoses' (diagnosis.Diagnosis Cause, Consequence, Fix).
 	AcceptQueueCause = code("accept_queue_cause", `{{if .probable}}connects waited for SYN retransmits and `+
 		`the server's overflow counters are not available: probably its accept queue overflowed{{else}}the `+
 		`server's accept queue overflowed: connections completed their handshake faster than the server accepted `+
 		`them, and the kernel dropped the excess{{end}}`)
-	// AcceptQueueConsequence: slow, connects of 1 s or more, absent when none.
+	// AcceptQueueConsequence: slow (connects of 1 s or more) absent when none.
 	AcceptQueueConsequence = code("accept_queue_consequence", `{{with .slow}}{{count .}} connects waited 1 s `+
 		`or more: {{end}}a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s `+
 		`later, then 2 s more{{if .slow}};{{else}}:{{end}} those connects measured the kernel's back-off, not `+
@@ -313,8 +293,6 @@ var (
 		`short: lengthen load.warmup until the timeline is flat from the window's start{{else}}the server slows `+
 		`as the window goes on: look for what accumulates (TIME_WAIT sockets, memory, temperature and clock `+
 		`throttling, a growing log); the timeline shows when it begins{{end}}`)
-	// The words of a diagnosis's evidence: a host's role, a counter's growth, the
-	// target's listener and a host's opens against the run's connects.
 	HostRole = code("host_role", `{{if .shared}}clients and server in one network namespace, counted `+
 		`once{{else if and .client .server}}clients and server{{else if .server}}the `+
 		`server{{else if .client}}the clients{{else}}neither clients nor server{{end}}`)
@@ -350,8 +328,7 @@ var phrases = map[string]string{
 		`{{printf "%.2f" .Seconds}} CPU-s`,
 	"-knee": `{{if not .steps}}-{{else if .below_from}}< {{count (nearest .from)}}/s{{else if .at_max}}≥ ` +
 		`{{count (nearest .knee)}}/s{{else}}{{count (nearest .knee)}}/s{{end}}`,
-	// The soft-ratio prediction's words by its status, and its needs (dot:
-	// the softratio.Prediction, or the Code needed).
+	// A softratio.Prediction by its status, and the Codes it needs.
 	"soft:ok": `best soft ratio {{printf "%.0f" (mul 100 .Ratio.Value)}} predicted{{if .Ranged}} ` +
 		`({{printf "%.0f" (mul 100 .Ratio.Low)}}–{{printf "%.0f" (mul 100 .Ratio.High)}}){{end}}, peak ` +
 		`{{printf "%.0f" .Rate.Value}} req/s{{$p := .}}{{range $i, $s := .Sides}}{{if $i}}, {{else}}: {{end}}` +
@@ -373,7 +350,7 @@ var phrases = map[string]string{
 	"soft:need-speed-file":        `a speed file (kaeload speed on openssl speed -async_jobs output)`,
 }
 
-// said holds messages and phrases parsed (in init: the funcs say notes).
+// said holds messages and phrases parsed (in init: its funcs call say).
 var said *template.Template
 
 func init() {
@@ -396,7 +373,7 @@ func init() {
 		"pct":      num(func(f float64) string { return fmt.Sprintf("%.0f", f*100) }),
 		"millis":   num(func(f float64) string { return format.Millis(int64(f)) }),
 		"float":    func(v any, d int) string { return format.Float(floatOf(v), d) },
-		"span":     func(start, end float64) string { return Span(start, end) },
+		"span":     Span,
 		"plain":    func(v any) string { return format.Plain(str(v)) },
 		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
 		"cpus": func(v any) string { // "CPU 0" or "CPUs 0-3"
@@ -406,7 +383,7 @@ func init() {
 			return "CPU " + str(v)
 		},
 		"ms":       millisWords,
-		"pHolm":    func(c stats.Comparison) string { return format.PAdjusted(c) },
+		"pHolm":    format.PAdjusted,
 		"join":     join,
 		"say":      say,
 		"has":      func(a Args, k string) bool { _, ok := a[k]; return ok },
@@ -434,7 +411,6 @@ func init() {
 	}
 }
 
-// floatOf is a parameter as a float64 (0 when absent or not a number).
 func floatOf(v any) float64 {
 	switch v := v.(type) {
 	case float64:
@@ -447,10 +423,8 @@ func floatOf(v any) float64 {
 	return 0
 }
 
-// str is a parameter as a string ("" when not one).
 func str(v any) string { s, _ := v.(string); return s }
 
-// join says a list of notes or strings, separated by sep.
 func join(v any, sep string) string {
 	if ns, ok := v.([]Note); ok {
 		return Join(ns, sep)
@@ -476,8 +450,7 @@ func Failure(f *results.Failure) Note {
 	return New(FailedText, "text", f.Text)
 }
 
-// caveatWords are, by flag, what the figures measured when most
-// repetitions raised it and the flag's name.
+// caveatWords are, by flag, what most repetitions raising it measured, and its name.
 var caveatWords = map[Code][2]string{
 	ClientBound:     {"measured the client", "CLIENT-BOUND"},
 	OtherLoad:       {"shared CPUs", "other processes on the client's CPUs"},
@@ -486,27 +459,22 @@ var caveatWords = map[Code][2]string{
 	Misaligned:      {"windows apart", MisalignedWords},
 }
 
-// MisalignedWords name a repetition whose groups' windows were over 1 %
-// of the window apart.
+// MisalignedWords name a repetition whose groups' windows were over 1 % apart.
 const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
-// KneeWords is a capacity for a report: "41,000/s", "≥ 1,000,000/s"
-// (every step passed), "< 1,000/s" (none did) or "-" (no step).
+// KneeWords: "41,000/s", "≥ 1,000,000/s" (every step passed), "< 1,000/s" (none did) or "-".
 func KneeWords(c *results.Capacity, from float64) string {
 	return say("-knee", Args{"knee": c.Knee, "from": from, "steps": len(c.Steps), "below_from": c.BelowFrom, "at_max": c.AtMax})
 }
 
-// TargetWords names a capacity search's targets: "20 ms p99 handshake",
-// "50 ms p99 total".
+// TargetWords: "20 ms p99 handshake", "50 ms p99 total".
 func TargetWords(s *results.CapacitySpec) string { return say("-targets", s) }
 
-// millisWords writes d in milliseconds without trailing zeros: "20 ms",
-// "2.5 ms".
+// millisWords: "20 ms", "2.5 ms".
 func millisWords(d time.Duration) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
 }
 
-// plural is "1 thing" or "n things".
 func plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
@@ -514,7 +482,7 @@ func plural(n int, thing string) string {
 	return strconv.Itoa(n) + " " + thing + "s"
 }
 
-// portCount formats a rate or a number of ports, with one decimal below 10.
+// portCount has one decimal below 10.
 func portCount(f float64) string {
 	if f < 10 && f != math.Trunc(f) {
 		return strconv.FormatFloat(f, 'f', 1, 64)
@@ -522,20 +490,18 @@ func portCount(f float64) string {
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
 
-// BoundGain is an offload bound as a gain: "+249 %", "+∞".
+// BoundGain: "+249 %", "+∞".
 func BoundGain(bound float64) string { return say("-gain", bound) }
 
-// Seconds writes a time relative to a window in seconds ("4.0 s").
+// Seconds: "4.0 s".
 func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" }
 
-// Span writes a stretch of a window: "3.0–5.0 s".
+// Span: "3.0–5.0 s".
 func Span(start, end float64) string {
-	return strings.TrimSuffix(Seconds(start), " s") + "–" + Seconds(end)
+	return strconv.FormatFloat(start, 'f', 1, 64) + "–" + Seconds(end)
 }
 
-// Percent writes a fraction as a percentage with one decimal ("4.5 %"),
-// or two significant digits below 1 % ("0.026 %"), so that a small share
-// does not read as none.
+// Percent: "4.5 %", two significant digits below 1 % ("0.026 %") lest a small share read as none.
 func Percent(f float64) string {
 	if p := f * 100; p != 0 && p > -1 && p < 1 {
 		return strconv.FormatFloat(p, 'g', 2, 64) + " %"

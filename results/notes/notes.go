@@ -1,7 +1,5 @@
-// Package notes holds the analysis's verdicts, cautions, flags, diagnoses
-// and failure reasons as codes with parameters, and the one table of
-// messages (messages.go: a template a code): code compares codes, String
-// words.
+// Package notes holds the analysis's verdicts, cautions, flags, diagnoses and failure reasons as
+// codes with parameters, worded by one table of templates (messages.go).
 package notes
 
 import (
@@ -20,14 +18,13 @@ type Code string
 // Args are a note's parameters by name.
 type Args map[string]any
 
-// Note is a code and its parameters. The zero Note says nothing.
+// Note is a code and its parameters; the zero Note says nothing.
 type Note struct {
 	Code Code
 	Args Args
 }
 
-// New returns the note code with the parameters given as name, value
-// pairs.
+// New returns the note code with name, value pairs as Args.
 func New(code Code, kv ...any) Note {
 	n := Note{Code: code, Args: Args{}}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -39,8 +36,7 @@ func New(code Code, kv ...any) Note {
 // IsZero reports whether n says nothing.
 func (n Note) IsZero() bool { return n.Code == "" }
 
-// String is n in English, from the table of messages; "" for the zero
-// Note.
+// String words n; "" for the zero Note, the code for one without words.
 func (n Note) String() string {
 	if n.Code == "" {
 		return ""
@@ -51,8 +47,7 @@ func (n Note) String() string {
 	return say(string(n.Code), n.Args)
 }
 
-// say is template name of the table said over data; "" when there is
-// none, and cut short where a parameter is missing.
+// say is template name over data; "" when there is none, cut short where a parameter is missing.
 func say(name string, data any) string {
 	var b strings.Builder
 	if t := said.Lookup(name); t != nil {
@@ -61,9 +56,8 @@ func say(name string, data any) string {
 	return b.String()
 }
 
-// MarshalJSON writes n as one object: its code, its words and its
-// parameters, {"code": "errors_over_max", "message": "errors were 3 % …",
-// "share": 0.03, "max": 0.01}; the zero note as null.
+// MarshalJSON writes {"code": "errors_over_max", "message": "errors were 3 % …", "share": 0.03, …};
+// the zero note as null.
 func (n Note) MarshalJSON() ([]byte, error) {
 	if n.IsZero() {
 		return []byte("null"), nil
@@ -76,21 +70,14 @@ func (n Note) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// Warning is n as a run's warning: its code, parameters and words.
+// Warning is n as a run's warning.
 func (n Note) Warning() results.Warning {
 	return results.Warning{Code: string(n.Code), Args: n.Args, Message: n.String()}
 }
 
-// Join says notes one after another, separated by sep, skipping zero
-// ones.
+// Join words notes separated by sep, skipping those without words.
 func Join(ns []Note, sep string) string {
-	var parts []string
-	for _, n := range ns {
-		if s := n.String(); s != "" {
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, sep)
+	return strings.Join(slices.DeleteFunc(List(ns).Strings(), func(s string) bool { return s == "" }), sep)
 }
 
 // List is a list of notes.
@@ -121,5 +108,5 @@ func (n Note) S(k string) string { s, _ := n.Args[k].(string); return s }
 // B is parameter k as a bool.
 func (n Note) B(k string) bool { b, _ := n.Args[k].(bool); return b }
 
-// N is parameter k as a list of notes.
+// N is parameter k as notes.
 func (n Note) N(k string) []Note { ns, _ := n.Args[k].([]Note); return ns }

@@ -2,10 +2,9 @@ package softratio
 
 import "math"
 
-// Model is the async-offload model: T(r) = min(N·β/(b + r·(a−b)), D/(1−r)),
-// with a and b the server's CPU-seconds per request at r = 1 (all in
-// software) and r = 0 (all offloaded), β the busy fraction its N CPUs reach
-// when they are the bottleneck, and D the device's operations per second.
+// Model is T(r) = min(N·β/(b + r·(a−b)), D/(1−r)): a and b the server's CPU-seconds per request
+// at r = 1 (all in software) and 0 (all offloaded), β the busy fraction its N CPUs reach when they
+// bound the rate, D the device's operations per second.
 type Model struct {
 	A        float64 `json:"a"`
 	B        float64 `json:"b"`
@@ -17,22 +16,20 @@ type Model struct {
 // CPU is the server's CPU-seconds per request at soft ratio r.
 func (m Model) CPU(r float64) float64 { return m.B + r*(m.A-m.B) }
 
-// cpuBound and deviceBound are the two bounds on the rate at r.
 func (m Model) cpuBound(r float64) float64    { return float64(m.CPUs) * m.Beta / m.CPU(r) }
 func (m Model) deviceBound(r float64) float64 { return m.Capacity / (1 - r) }
 
 // Rate is the predicted rate T(r) in requests per second.
 func (m Model) Rate(r float64) float64 { return math.Min(m.cpuBound(r), m.deviceBound(r)) }
 
-// cross is where the two bounds meet (not clamped; NaN if they never do).
+// cross is where the bounds meet (not clamped; NaN if they never do).
 func (m Model) cross() float64 {
 	nb := float64(m.CPUs) * m.Beta
 	return (nb - m.Capacity*m.B) / (nb + m.Capacity*(m.A-m.B))
 }
 
-// Best is the ratio r* that maximizes Rate, and T* there: where the bounds
-// meet, clamped to [0, 1], or 1 when offload costs the CPU as much as
-// software or more (a ≤ b: both bounds rise with r).
+// Best is r* maximizing Rate, and T*: where the bounds meet, clamped to [0, 1], or 1 when offload
+// costs the CPU as much as software or more (a ≤ b: both bounds rise with r).
 func (m Model) Best() (ratio, rate float64) {
 	ratio = 1
 	if m.A > m.B {
@@ -50,15 +47,14 @@ const (
 	BoundCPU    Bound = "cpu"
 )
 
-// Side is a span of soft ratios [From, To] over which one bound holds.
+// Side is a span of soft ratios over which one bound holds.
 type Side struct {
 	Bound Bound   `json:"bound"`
 	From  float64 `json:"from"`
 	To    float64 `json:"to"`
 }
 
-// Sides splits [0, 1] where the bounds cross and names the one that holds
-// on each part, lowest ratios first.
+// Sides splits [0, 1] where the bounds cross and names the one that holds on each part.
 func (m Model) Sides() []Side {
 	cuts := []float64{0, 1}
 	if c := m.cross(); c > 0 && c < 1 {
@@ -66,8 +62,7 @@ func (m Model) Sides() []Side {
 	}
 	var sides []Side
 	for i := 1; i < len(cuts); i++ {
-		mid := (cuts[i-1] + cuts[i]) / 2
-		b := BoundCPU
+		b, mid := BoundCPU, (cuts[i-1]+cuts[i])/2
 		if m.deviceBound(mid) < m.cpuBound(mid) {
 			b = BoundDevice
 		}
@@ -76,7 +71,7 @@ func (m Model) Sides() []Side {
 	return sides
 }
 
-// Curve is Rate at n+1 evenly spaced ratios from 0 to 1 (n ≥ 1).
+// Curve is Rate at n+1 ratios from 0 to 1 (n ≥ 1).
 func (m Model) Curve(n int) (ratios, rates []float64) {
 	for i := 0; i <= n; i++ {
 		r := float64(i) / float64(n)

@@ -11,9 +11,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Window is one repetition at one soft ratio. Saturated: the server's CPUs
-// were the bottleneck; OtherBound: something else was (kaeload's CPUs, the
-// connections), so it gives only its CPU per request; neither, at r < 1: the device.
+// Window is a repetition at a soft ratio; its bound the server's CPUs (Saturated), something else
+// (OtherBound: kaeload's CPUs, the connections; only its CPU per request counts) or, at r < 1, the device.
 type Window struct {
 	Ratio         float64 `json:"ratio"` // r in [0, 1]
 	Rate          float64 `json:"rate"`  // req/s
@@ -27,6 +26,7 @@ type Window struct {
 // Source says where a parameter came from.
 type Source string
 
+// The sources.
 const (
 	FromWindows   Source = "windows"
 	FromScenario  Source = "scenario"   // accelerator.capacity
@@ -34,8 +34,7 @@ const (
 	Assumed       Source = "assumed"    // β = 1: no window saturated the CPUs
 )
 
-// Input is what Predict fits; Capacity is the device's ops/s from the
-// scenario or a speed file (0: none), behind a device-bound window's.
+// Input's Capacity is the device's ops/s from the scenario or a speed file (0: none).
 type Input struct {
 	Windows      []Window
 	Capacity     float64
@@ -45,11 +44,11 @@ type Input struct {
 // Code is a prediction's status, or a thing it needs.
 type Code string
 
-// The codes, put in words by notes.SoftRatioWords; the Need codes would give D.
+// The codes, worded by notes; the Need codes would give D.
 const (
 	OK           Code = "ok"
 	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
-	BadWindow    Code = "bad-window"     // Prediction.Window is out of range or not finite
+	BadWindow    Code = "bad-window"     // Prediction.Window's
 	BadCapacity  Code = "bad-capacity"   // negative or not finite
 	CPUsDiffer   Code = "cpus-differ"    // the windows' server CPU counts
 	NoCapacity   Code = "no-capacity"    // D unknown; Prediction.Needs
@@ -67,8 +66,7 @@ type Range struct {
 	High  float64 `json:"high"`
 }
 
-// Prediction is the fitted model (A … Capacity its ranges), the best ratio
-// and rate, and what bounds each side; Ranged: the windows had repetitions.
+// Prediction is the fitted model with its ranges, r*, T* and each side's bound; Ranged: with repetitions.
 type Prediction struct {
 	Status       Code   `json:"status"`
 	Window       int    `json:"window,omitempty"` // BadWindow's index
@@ -87,15 +85,14 @@ type Prediction struct {
 	Sides        []Side `json:"sides,omitempty"`
 }
 
-// Draws and Seed fix the resample behind the ranges: predictions are deterministic.
+// Draws and Seed fix the resample behind the ranges.
 const (
 	Draws = 2000
 	Seed  = 40
 )
 
-// Predict fits a and b (least squares of the CPU per request on r), β (the
-// mean busy fraction of the CPU-saturated windows) and D (the mean T·(1−r) of
-// the device-bound ones, else in.Capacity), then r*, T* and their ranges.
+// Predict fits a and b (least squares of the CPU per request on r), β (the mean busy fraction of the
+// saturated windows) and D (the device-bound ones' mean T·(1−r), else in.Capacity), r*, T*, ranges.
 func Predict(in Input) Prediction {
 	var p Prediction
 	if p.Status, p.Window = check(in); p.Status != OK {
@@ -137,29 +134,23 @@ func check(in Input) (Code, int) {
 }
 
 func finite(xs ...float64) bool {
-	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(xs, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
 }
 
 func distinct(ws []Window) int {
-	rs := make([]float64, len(ws))
-	for i, w := range ws {
-		rs[i] = w.Ratio
+	seen := map[float64]bool{}
+	for _, w := range ws {
+		seen[w.Ratio] = true
 	}
-	slices.Sort(rs)
-	return len(slices.Compact(rs))
+	return len(seen)
 }
 
-// valid: the model is finite and its CPU costs positive (capacity 0 is unknown).
+// valid: finite, CPU costs positive (capacity 0 is unknown).
 func valid(m Model) bool {
 	return m.A > 0 && m.B > 0 && m.Beta > 0 && m.Capacity >= 0 && finite(m.A, m.B, m.Beta, m.Capacity, m.cpuBound(0), m.cpuBound(1))
 }
 
-// fit is the point fit; β is 1 (Assumed) when no window saturated the CPUs.
+// fit assumes β = 1 when no window saturated the CPUs.
 func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	var ratios, cpus, busy, caps []float64
 	for _, w := range ws {
@@ -184,8 +175,8 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	return m, betaFrom, capFrom
 }
 
-// noise is the pooled standard deviation between repetitions at one ratio of
-// ln rate and ln CPU per request, and its degrees of freedom (windows less ratios).
+// noise is the pooled sd between repetitions at a ratio of ln rate and ln CPU per request, and its
+// degrees of freedom (windows less ratios).
 func noise(ws []Window) (rate, cpu float64, df int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
@@ -211,9 +202,8 @@ func noise(ws []Window) (rate, cpu float64, df int) {
 	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
 }
 
-// resample sets the ranges to the 2.5th and 97.5th percentiles of a seeded
-// parametric bootstrap: Draws refits of the windows scaled by Student-t noise
-// at the spread between repetitions (keeping the estimates' correlation).
+// resample sets the ranges to the 2.5th and 97.5th percentiles of Draws refits of the windows scaled
+// by Student-t noise at the spread between repetitions (keeping the estimates' correlation).
 func (p *Prediction) resample(in Input) {
 	sr, sc, df := noise(in.Windows)
 	p.Ranged = df > 0
@@ -221,7 +211,7 @@ func (p *Prediction) resample(in Input) {
 	ws := slices.Clone(in.Windows)
 	var draws [6][]float64 // a, b, β, D, r*, T*
 	for i := 0; i < Draws && p.Ranged; i++ {
-		u := scale(rng, df)
+		u := math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand()) // normal to Student-t
 		for j, w := range in.Windows {
 			fr, fc := math.Exp(u*sr*rng.NormFloat64()), math.Exp(u*sc*rng.NormFloat64())
 			ws[j].Rate, ws[j].CPUPerRequest, ws[j].Busy = w.Rate*fr, w.CPUPerRequest*fc, w.Busy*fr*fc
@@ -243,12 +233,6 @@ func (p *Prediction) resample(in Input) {
 	}
 }
 
-// scale turns a normal draw into a Student-t one: sqrt(df/χ²_df).
-func scale(rng *rand.Rand, df int) float64 {
-	return math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand())
-}
-
-// spread is v with the draws' 2.5th and 97.5th percentiles, widened to hold v.
 func spread(v float64, draws []float64) Range {
 	rg := Range{v, v, v}
 	if len(draws) == 0 {

@@ -1,4 +1,3 @@
-// Package stats is kaeload's statistics, pure functions of numbers: t-tests
-// on the log scale, Holm, minimum detectable effect, equivalence (TOST),
-// repetition planning and plateaus. See docs/statistics.md.
+// Package stats is kaeload's statistics (docs/statistics.md): t-tests on the log scale, Holm, minimum
+// detectable effect, equivalence (TOST), repetition planning and plateaus.
 package stats

@@ -4,51 +4,44 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sort"
 	"sync"
 
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Power is the probability of finding significant a difference as large as
-// a comparison's minimum detectable effect.
+// Power is the chance of finding significant a difference of the MDE.
 const Power = 0.80
 
-// The values of Comparison.Adjustment: Holm–Bonferroni keeps below Alpha the
-// chance that any comparison of identical variants is significant.
+// Comparison.Adjustment: Holm keeps below Alpha the chance that any identical pair is significant.
 const (
 	AdjustHolm = "holm"
 	AdjustNone = "none" // judged alone
 )
 
-// CompareFamily compares every sample of others with base as one family:
-// Holm's PAdjusted, and the MDE and equivalence bound (margin a fraction,
-// ≤ 0: no verdict) at Alpha/Family, whatever rank a comparison takes.
+// CompareFamily compares each of others with base as one Holm family, the MDE and equivalence
+// bound (margin a fraction, ≤ 0: no verdict) at Alpha/Family whatever a comparison's rank.
 func CompareFamily(base []float64, others [][]float64, margin float64) []Comparison {
-	bases := make([][]float64, len(others))
-	for i := range bases {
-		bases[i] = base
-	}
-	return ComparePairs(bases, others, margin)
+	return ComparePairs(slices.Repeat([][]float64{base}, len(others)), others, margin)
 }
 
 // ComparePairs is CompareFamily comparing others[i] with bases[i].
 func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	out := make([]Comparison, len(others))
-	d, se := make([]float64, len(others)), make([]float64, len(others))
-	var tested []int
-	var ps []float64
+	d, se, ps := make([]float64, len(others)), make([]float64, len(others)), make([]float64, len(others))
+	m := 0 // the family: the comparisons tested
 	for i, o := range others {
 		out[i], d[i], se[i] = compare(bases[i], o)
+		ps[i] = math.NaN()
 		if out[i].Tested() {
-			tested, ps = append(tested, i), append(ps, out[i].PValue)
+			ps[i], m = out[i].PValue, m+1
 		}
 	}
-	m := len(tested)
-	for k, adj := range Holm(ps) {
-		i := tested[k]
+	for i, adj := range Holm(ps) {
 		c := &out[i]
+		if math.IsNaN(adj) {
+			continue
+		}
 		c.Family, c.PAdjusted, c.Adjustment = m, adj, AdjustHolm
 		if m == 1 {
 			c.Adjustment = AdjustNone
@@ -59,38 +52,28 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	return out
 }
 
-// Holm returns Holm's step-down adjusted p-values of ps, in ps's order; a
-// NaN p (no test) is outside the family and stays NaN.
-func Holm(ps []float64) []float64 {
+// Holm is Holm's step-down adjusted ps; a NaN p (no test) is outside the family and stays NaN.
+func Holm(ps []float64) []float64 { return stepDown(ps, func(j, m int) int { return m - j }) }
+
+// stepDown takes the m ps not NaN from the smallest up, step j's times mult(j, m), at most 1, never down.
+func stepDown(ps []float64, mult func(j, m int) int) []float64 {
+	out := slices.Repeat([]float64{math.NaN()}, len(ps))
 	var idx []int
 	for i, p := range ps {
 		if !math.IsNaN(p) {
 			idx = append(idx, i)
 		}
 	}
-	return stepDown(ps, idx, func(j int) int { return len(idx) - j })
-}
-
-// stepDown adjusts ps[idx] from the smallest p up (equals in their order):
-// step j's p times mult(j), at most 1 and never below the step before; NaN
-// outside idx.
-func stepDown(ps []float64, idx []int, mult func(j int) int) []float64 {
-	out := make([]float64, len(ps))
-	for i := range out {
-		out[i] = math.NaN()
-	}
 	slices.SortFunc(idx, func(a, b int) int { return cmp.Or(cmp.Compare(ps[a], ps[b]), a-b) })
 	running := 0.0
 	for j, i := range idx {
-		running = math.Max(running, math.Min(1, float64(mult(j))*ps[i]))
+		running = math.Max(running, math.Min(1, float64(mult(j, len(idx)))*ps[i]))
 		out[i] = running
 	}
 	return out
 }
 
-// judge fills the MDE and equivalence verdict of the tested c at two-sided
-// level alpha, from d, the difference of the logarithms' means, and its
-// standard error se.
+// judge fills c's MDE and equivalence at level alpha from d, the log means' difference, and its se.
 func judge(c *Comparison, d, se, alpha, margin float64) {
 	c.SEPct = math.Expm1(se) * 100
 	lo, hi := d, d // no noise at all: any difference is found, and it is its own bound
@@ -117,40 +100,41 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
+// noncentrality is the λ where a t-test at alpha rejects with Power (+Inf past 1e9): the MDE of a
+// known se. The shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3.
+func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, false) }
+
+// reportedNoncentrality is the c at which c·(estimated se) is found with Power, averaged over se.
+func reportedNoncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, true) }
+
 var noncentralities sync.Map // noncentralityKey -> float64
 
 type noncentralityKey struct {
-	df, alpha float64
-	reported  bool
-	power     float64
+	df, alpha, power float64
+	reported         bool
 }
 
-// noncentrality is the λ at which a two-sided t-test at level alpha rejects
-// with probability Power under the noncentral t (+Inf past 1e9): the MDE of
-// a known se. The shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3.
-func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
-
-func noncentralityAt(df, alpha, power float64) float64 {
-	return cachedRoot(noncentralityKey{df, alpha, false, power}, func() (func(float64) float64, float64) {
+func noncentralityAt(df, alpha, power float64, reported bool) float64 {
+	key := noncentralityKey{df, alpha, power, reported}
+	if v, ok := noncentralities.Load(key); ok {
+		return v.(float64)
+	}
+	root := math.Inf(1)
+	if df > 0 && alpha > 0 && alpha < 1 && power > 0 && power < 1 {
 		tc := StudentTQuantile(1-alpha/2, df) // where the test rejects about half the time
-		return func(l float64) float64 { return tPower(l, tc, df, powerTolerance) }, tc
-	})
+		g, start := func(l float64) float64 { return tPower(l, tc, df, powerTolerance) - power }, tc
+		if reported {
+			g = func(c float64) float64 { return reportedPower(c, tc, df, powerTolerance) - power }
+			start = noncentralityAt(df, alpha, power, false)
+		}
+		root = findRoot(g, start, 1e9)
+	}
+	noncentralities.Store(key, root)
+	return root
 }
 
-// reportedNoncentrality is the c for which an effect of c·(estimated se) is
-// found with probability Power on average over the estimate.
-func reportedNoncentrality(df, alpha float64) float64 {
-	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
-		tc := StudentTQuantile(1-alpha/2, df)
-		return func(c float64) float64 { return reportedPower(c, tc, df, powerTolerance) }, noncentrality(df, alpha)
-	})
-}
-
-// reportedPower is P(|Z + c·R′| > tc·R) for Z standard normal and R, R′
-// each √(V/df), V ~ χ²(df), to an absolute tol. In polar coordinates
-// (cos²θ ~ Beta(df/2, df/2)) it is E[F(√2·(c·sin θ − tc·cos θ)) +
-// F(−√2·(c·sin θ + tc·cos θ))], F Student's t with 2·df, cut where tan θ
-// passes tc/c and around π/4.
+// reportedPower is P(|Z + c·R′| > tc·R), Z normal, R and R′ √(χ²(df)/df): in polar coordinates (cos²θ ~
+// Beta(df/2, df/2)) E[F(√2(c·sin θ − tc·cos θ)) + F(−√2(c·sin θ + tc·cos θ))], F Student's t, 2·df.
 func reportedPower(c, tc, df, tol float64) float64 {
 	logNorm := math.Ln2 - mathext.Lbeta(df/2, df/2) // 2 / B(df/2, df/2)
 	nu := 2 * df
@@ -177,27 +161,11 @@ func studentTCDF(t, df float64) float64 {
 	return studentTUpper(-t, df)
 }
 
-// powerTolerance: the roots then agree with mpmath's to 1e-12 or better.
+// powerTolerance: the roots then agree with mpmath's to 1e-12.
 const powerTolerance = 1e-12
 
-// cachedRoot is the λ ≥ 0 at which the increasing power(λ) from makePower
-// (with a start below the root) reaches key.power.
-func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
-	if v, ok := noncentralities.Load(key); ok {
-		return v.(float64)
-	}
-	root := math.Inf(1)
-	if key.df > 0 && key.alpha > 0 && key.alpha < 1 && key.power > 0 && key.power < 1 {
-		power, start := makePower()
-		root = findRoot(func(x float64) float64 { return power(x) - key.power }, start, 1e9)
-	}
-	noncentralities.Store(key, root)
-	return root
-}
-
-// findRoot is where the increasing g crosses 0 in [0, limit] (+Inf past
-// it), to a relative 1e-10, by Illinois regula falsi: gonum has no scalar
-// root finder, and bisection took five times as long.
+// findRoot is where the increasing g crosses 0 in [0, limit] (+Inf past it), to 1e-10, by Illinois
+// regula falsi: gonum has no scalar root finder, and bisection took five times as long.
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
@@ -246,8 +214,7 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 	return hi
 }
 
-// tPower is P(|T| > tc) for T noncentral t (gonum has only the central):
-// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df).
+// tPower is P(|T| > tc), T noncentral t: E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))], V ~ χ²(df).
 func tPower(lambda, tc, df, tol float64) float64 {
 	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r
@@ -255,10 +222,8 @@ func tPower(lambda, tc, df, tol float64) float64 {
 	}, tol)
 }
 
-// chiSquareMean is E[f(√(V/df))] over V ~ χ²(df), to an absolute tol, for
-// f in [0, 1] that may step at √(V/df) = step. It integrates over V^(1/4),
-// where the density is finite for df ≥ ½ (over V, the MDE came out up to
-// 150 % too large), cut at the mean ± 1…16 sd and at the step.
+// chiSquareMean is E[f(√(V/df))], V ~ χ²(df), f in [0, 1] that may step at step: over V^(1/4),
+// where the density is finite for df ≥ ½ (over V the MDE came out up to 150 % too large).
 func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float64 {
 	sd := math.Sqrt(2 * df)
 	lg, _ := math.Lgamma(df / 2)
@@ -287,15 +252,9 @@ func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float
 	return integratePieces(g, cuts, 0, cuts[1], tol)
 }
 
-// integratePieces integrates f over [lo, hi] cut at cuts.
 func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float64) float64 {
-	xs := []float64{lo, hi}
-	for _, x := range cuts {
-		if x > lo && x < hi {
-			xs = append(xs, x)
-		}
-	}
-	sort.Float64s(xs)
+	xs := append(slices.DeleteFunc(cuts, func(x float64) bool { return !(x > lo && x < hi) }), lo, hi)
+	slices.Sort(xs)
 	xs = slices.Compact(xs)
 	sum := 0.0
 	for i := 1; i < len(xs); i++ {
@@ -304,9 +263,8 @@ func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float6
 	return sum
 }
 
-// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving up to depth
-// times: gonum's quad has fixed rules only, which took minutes and missed by
-// 1e-4 at df 0.6.
+// adaptiveGK is Gauss–Kronrod halving up to depth times: gonum's fixed rules took minutes and
+// missed by 1e-4 at df 0.6.
 func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	v, e := gaussKronrod(f, a, b)
 	if e <= tol || depth == 0 {
@@ -316,8 +274,7 @@ func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	return adaptiveGK(f, a, m, tol/2, depth-1) + adaptiveGK(f, m, b, tol/2, depth-1)
 }
 
-// QUADPACK's qk15: the 15-point Kronrod rule on [−1, 1] and its embedded
-// 7-point Gauss rule (the nodes of odd index).
+// QUADPACK's qk15 on [−1, 1]; its 7-point Gauss rule at the odd nodes.
 var (
 	kronrodNodes = [8]float64{
 		0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
@@ -337,9 +294,7 @@ var (
 	}
 )
 
-// gaussKronrod is the Kronrod estimate of f over [a, b] and QUADPACK's error
-// estimate, (200·d/I)^1.5·I, d the difference from the Gauss rule and I the
-// integral of |f − mean|.
+// gaussKronrod is the Kronrod estimate and QUADPACK's error, (200·|K−G|/I)^1.5·I, I = ∫|f − mean|.
 func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	c, h := (a+b)/2, (b-a)/2
 	var fs [15]float64
@@ -366,30 +321,23 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	return value, err
 }
 
-// NoisePct is the standard deviation of ln xs in percent (about the
-// coefficient of variation); false under two values or with one ≤ 0.
+// NoisePct is the sd of ln xs in percent; false under two values or with one ≤ 0.
 func NoisePct(xs []float64) (pct float64, ok bool) {
-	if len(xs) < 2 {
-		return 0, false
-	}
 	logs, isLog := logOf(xs)
-	if !isLog {
+	if len(xs) < 2 || !isLog {
 		return 0, false
 	}
 	_, sd := MeanStdDev(logs)
 	return sd * 100, true
 }
 
-// RepsFor is the repetitions per variant that detect a difference of effect
-// (a fraction) with probability Power at noise noisePct and level
-// Alpha/family; false, with n = limit, when limit is too few.
+// RepsFor is the repetitions per variant that find a difference of effect (a fraction) with
+// Power at noise noisePct and level Alpha/family; false, n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 	alpha := Alpha / float64(max(family, 1))
 	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentrality(df, alpha) })
 }
 
-// repsUntil is the fewest repetitions n ≤ limit of two samples whose planned
-// MDE, lambda(df)·se, is at most effect.
 func repsUntil(noisePct, effect float64, limit int, lambda func(df float64) float64) (n int, ok bool) {
 	limit = max(limit, 2)
 	want := math.Log1p(effect)
@@ -402,8 +350,7 @@ func repsUntil(noisePct, effect float64, limit int, lambda func(df float64) floa
 	return limit, false
 }
 
-// Calibration is what a run learnt about the noise before choosing its
-// repetitions (repeat: auto, or `kaeload plan-reps`).
+// Calibration is the noise a run measured to choose its repetitions (repeat: auto, plan-reps).
 type Calibration struct {
 	Variant   string    `json:"variant"` // the baseline
 	Rates     []float64 `json:"rates"`   // the calibration windows'
@@ -416,36 +363,32 @@ type Calibration struct {
 	Capped    bool      `json:"capped,omitempty"`
 }
 
-// Calibrate fills NoisePct, Repeat and Capped (Max without a noise).
+// Calibrate fills NoisePct, Repeat and Capped.
 func (c *Calibration) Calibrate() {
 	positive := slices.DeleteFunc(slices.Clone(c.Rates), func(x float64) bool { return !(x > 0) })
-	c.NoisePct, c.HasNoise = NoisePct(positive)
-	if !c.HasNoise {
-		c.Repeat, c.Capped = c.Max, true
-		return
+	c.Repeat, c.Capped = c.Max, true // without a noise
+	if c.NoisePct, c.HasNoise = NoisePct(positive); c.HasNoise {
+		n, ok := RepsFor(c.NoisePct, c.EffectPct/100, c.Family, c.Max)
+		c.Repeat, c.Capped = n, !ok
 	}
-	n, ok := RepsFor(c.NoisePct, c.EffectPct/100, c.Family, c.Max)
-	c.Repeat, c.Capped = n, !ok
 }
 
-// PlannedMDEPct is the MDE in percent of two variants of n repetitions at
-// noise noisePct, among family comparisons.
+// PlannedMDEPct is the MDE of two variants of n repetitions among family comparisons.
 func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	if n < 2 {
 		return math.Inf(1)
 	}
-	family = max(family, 1)
 	se := noisePct / 100 * math.Sqrt(2/float64(n))
-	return math.Expm1(noncentrality(float64(2*n-2), Alpha/float64(family))*se) * 100
+	return math.Expm1(noncentrality(float64(2*n-2), Alpha/float64(max(family, 1)))*se) * 100
 }
 
-// RepsForBest is the repetitions per value with which a sweep names its best
-// (PairPlateau) with probability Power when it is effect above every other
-// value; false, n = limit, when too few. Each pair is planned at level
-// Alpha/pairs and power Power^(1/(values−1)): conservative.
+// RepsForBest is the repetitions per value that name a best effect above every other value with
+// Power; each pair at level Alpha/pairs and power Power^(1/(values−1)), conservatively.
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
 	alpha := Alpha / float64(values*(values-1)/2)
 	each := math.Pow(Power, 1/float64(values-1))
-	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentralityAt(df, alpha, each) })
+	return repsUntil(noisePct, effect, limit, func(df float64) float64 {
+		return noncentralityAt(df, alpha, each, false)
+	})
 }

@@ -5,9 +5,8 @@ import (
 	"sync"
 )
 
-// SearchPlateau judges a search's points by their windows' scores (higher is
-// better): top has the highest mean (-1: none scored), plateau is top and the
-// points it is not significantly better than, untested the rest not tested.
+// SearchPlateau judges points by their windows' scores (higher is better): top has the highest
+// mean (-1: none), plateau the points top does not beat significantly, untested those not tested.
 func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 	j := PairPlateau(samples, nil)
 	plateau, untested = j.SearchLists(samples)
@@ -33,21 +32,17 @@ func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
 	return plateau, untested
 }
 
-// Pairs is PairPlateau's judgement. Top has the highest mean (the first of
-// equals) of the testable samples, of all when none is (-1: no value);
-// Below[i]: Top is significantly better than i; Tested[i]: the two could be
-// tested. Caution is that of Top's test with the fewest values.
+// Pairs is PairPlateau's judgement: Top the first highest mean of the testable samples (of all
+// when none is; -1: none), Below[i]: Top is significantly better; Tested[i]: the two could be.
 type Pairs struct {
 	Top           int
 	Below, Tested []bool
-	Family        int // pairs judged together, not only Top's
-	Caution       string
+	Family        int    // pairs judged together, not only Top's
+	Caution       string // of Top's test with the fewest values
 }
 
-// PairPlateau judges samples (positive, higher is better) as one family of
-// every testable pair under Holm with Shaffer's refinement: Top is chosen as
-// the largest difference, and Holm over its pairs alone called a "best" among
-// identical values in up to 10.8 % of sweeps. agree may veto a Below.
+// PairPlateau judges every testable pair as one Holm–Shaffer family: Holm over Top's pairs alone
+// called a "best" among identical values in 10.8 % of sweeps. agree may veto a Below.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
 	means, logs := make([]float64, len(samples)), make([][]float64, len(samples))
@@ -72,25 +67,19 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	if j.Top < 0 {
 		return j
 	}
-	// Every testable pair by Compare's test on logarithms taken once,
-	// without Compare's k² allocations; only Top's pairs need more than p.
+	// Every testable pair by Compare's test; only Top's pairs need more than p.
 	type pair struct{ a, b int32 }
 	pairs := make([]pair, 0, testable*(testable-1)/2)
 	ps := make([]float64, 0, testable*(testable-1)/2)
 	for a := range samples {
-		if logs[a] == nil {
-			continue
-		}
-		for b := a + 1; b < len(samples); b++ {
+		for b := a + 1; b < len(samples) && logs[a] != nil; b++ {
 			if logs[b] == nil {
 				continue
 			}
 			c, _, _ := tTest(logs[a], logs[b], roundingTolerance(logs[a], logs[b]), len(logs[a]) == len(logs[b]))
-			p := c.PValue
-			if math.IsNaN(p) {
-				continue // Compare: TestCannot, outside the family
+			if !math.IsNaN(c.PValue) { // else Compare's TestCannot, outside the family
+				pairs, ps = append(pairs, pair{int32(a), int32(b)}), append(ps, c.PValue)
 			}
-			pairs, ps = append(pairs, pair{int32(a), int32(b)}), append(ps, p)
 		}
 	}
 	j.Family = len(pairs)
@@ -113,24 +102,18 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	return j
 }
 
-// shaffer adjusts the p-values of all k(k−1)/2 pairs by Shaffer's S1 (1986):
-// Holm's step-down, step j's multiplier the most hypotheses still possibly
-// true; Holm for any other count of ps.
+// shaffer adjusts all k(k−1)/2 pairs' ps by Shaffer's S1 (1986), step j's multiplier the most
+// hypotheses still possibly true; Holm for any other count.
 func shaffer(ps []float64, k int) []float64 {
 	m := len(ps)
 	if m != k*(k-1)/2 {
 		return Holm(ps)
 	}
 	most := mostTrueNulls(k)
-	idx := make([]int, m)
-	for i := range idx {
-		idx[i] = i
-	}
-	return stepDown(ps, idx, func(j int) int { return int(most[m-j]) })
+	return stepDown(ps, func(j, _ int) int { return int(most[m-j]) })
 }
 
-// mostTrueNulls is, for every L up to k(k−1)/2, the most pairwise equalities
-// among k means that can hold at once, at most L: Shaffer's multipliers.
+// mostTrueNulls is, by L ≤ k(k−1)/2, the most equalities (≤ L) of k means that can hold at once.
 func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)
@@ -149,23 +132,17 @@ func mostTrueNulls(k int) []int32 {
 
 var mostTrueNullsCache sync.Map // k -> []int32
 
-// fewestMeansSteps is, for every t up to k(k−1)/2, the fewest means whose
-// groups of equals give exactly t equalities: f(t) = min over C(j, 2) ≤ t of
+// fewestMeansSteps is, by t, the fewest means giving t equalities, f(t) = min over C(j, 2) ≤ t of
 // j + f(t − C(j, 2)), in about m^1.5 steps (counted).
 func fewestMeansSteps(k int) (f []int32, steps int) {
 	m := k * (k - 1) / 2
 	f = make([]int32, m+1)
 	for t := 1; t <= m; t++ {
 		best := int32(math.MaxInt32)
-		for j, c := 2, 1; c <= t; j, c = j+1, c+j {
-			// c = C(j, 2); a larger group than the best cannot beat it.
-			if int32(j) >= best {
-				break
-			}
+		// c = C(j, 2); a larger group than the best cannot beat it.
+		for j, c := 2, 1; c <= t && int32(j) < best; j, c = j+1, c+j {
 			steps++
-			if v := int32(j) + f[t-c]; v < best {
-				best = v
-			}
+			best = min(best, int32(j)+f[t-c])
 		}
 		f[t] = best
 	}

@@ -12,8 +12,8 @@ import (
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
 
-// Stats summarises a variant's repetition rates, every field finite; the 95 %
-// interval is exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N), Mean without HasCI.
+// Stats summarises a variant's rates, every field finite; the 95 % interval is
+// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N), Mean without HasCI.
 type Stats struct {
 	N        int     `json:"n"`
 	Mean     float64 `json:"mean"`   // 0 when a value is not finite
@@ -66,8 +66,7 @@ func Summarize(xs []float64) Stats {
 	return s
 }
 
-// MeanStdDev is the mean and sample standard deviation (n-1) of xs, sums that
-// would overflow taken on scaled values.
+// MeanStdDev is the mean and sample sd (n-1) of xs, sums that would overflow taken scaled.
 func MeanStdDev(xs []float64) (mean, sd float64) {
 	mean, sd = meanStdDev(xs)
 	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
@@ -89,7 +88,6 @@ func MeanStdDev(xs []float64) (mean, sd float64) {
 	return mean, sd
 }
 
-// meanStdDev is MeanStdDev on values whose sums do not overflow.
 func meanStdDev(xs []float64) (mean, sd float64) {
 	for _, x := range xs {
 		mean += x
@@ -100,14 +98,12 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 	}
 	var ss float64
 	for _, x := range xs {
-		d := x - mean
-		ss += d * d
+		ss += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
 
-// roundingTolerance is the spread below which logarithms count as equal: far
-// below one request in a window, above the rounding of sums.
+// roundingTolerance: logarithms closer count as equal (far below one request, above rounding).
 func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
 
 func maxAbs(xs ...[]float64) float64 {
@@ -120,8 +116,7 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test: Student's pooled test for equal sizes,
-// Welch's for different ones; without "ln" on raw values (older runs).
+// Comparison.Test: Student's pooled for equal sizes, else Welch's; without "ln" on raw values (old runs).
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
 	TestStudent      = "t-test"
@@ -130,13 +125,11 @@ const (
 	TestZeroVariance = "t-test (zero variance)"
 	TestNone         = "n<2: no test"
 	TestCannot       = "cannot test" // Comparison.Why says why
+	TestNoBaseline   = "baseline not measured: no test"
 )
 
-// Comparison says how a sample differs from a baseline and whether beyond
-// the noise; every field finite, p-values 1 when no test ran, DeltaPct 0 when
-// undefined or within rounding. MDEPct is the smallest true difference found
-// with probability Power at level Alpha/Family; EquivalenceBoundPct the
-// smallest ±X % the data rule out (TOST at that level).
+// Comparison is a sample against a baseline, every field finite (p 1 untested, DeltaPct 0 within
+// rounding): MDEPct is found with Power at Alpha/Family, EquivalenceBoundPct the least ±X % TOST rules out.
 type Comparison struct {
 	DeltaPct             float64 `json:"delta_pct"`
 	PValue               float64 `json:"p_value"`    // two-sided, unadjusted
@@ -163,36 +156,37 @@ type Comparison struct {
 // MDENotDeterminable is MDENote when no finite effect is found with Power.
 const MDENotDeterminable = "not determinable"
 
-// Compare compares other with base alone: DeltaPct from the means, and a
-// two-sided t-test at Alpha on the logarithms, as throughput noise is
-// proportional to throughput (on the raw scale Welch's test loses its power).
+// Compare compares other with base alone: DeltaPct from the means, a t-test on the logarithms, as
+// throughput noise is proportional to throughput (on the raw scale Welch's test loses its power).
 func Compare(base, other []float64) Comparison {
 	c, _, _ := compare(base, other)
 	return c
 }
 
-// compare is Compare, with the logarithms' means' difference and its standard error.
+// compare is Compare with the log means' difference and its se.
 func compare(base, other []float64) (c Comparison, d, se float64) {
-	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
+	none := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
 		mb, _ := MeanStdDev(base)
 		mo, _ := MeanStdDev(other)
-		if d := (mo - mb) / mb * 100; mb != 0 && finite(d) {
-			c.DeltaPct = d
+		if pct := (mo - mb) / mb * 100; finite(pct) {
+			none.DeltaPct = pct
 		}
-	}
-	if len(base) < 2 || len(other) < 2 {
-		return c, 0, 0
 	}
 	lb, okb := logOf(base)
 	lo, oko := logOf(other)
-	if !okb || !oko {
-		c.Test, c.Why = TestCannot, "a rate is zero, negative or not a finite number"
-		return c, 0, 0
+	switch {
+	case len(base) < 2 || len(other) < 2:
+		return none, 0, 0
+	case !okb || !oko:
+		none.Test, none.Why = TestCannot, "a rate is zero, negative or not a finite number"
+		return none, 0, 0
 	}
-	delta := c.DeltaPct
-	c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other))
-	c.DeltaPct = delta
+	if c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other)); math.IsNaN(c.PValue) {
+		none.Test, none.Why = TestCannot, "p is not a number"
+		return none, 0, 0
+	}
+	c.DeltaPct = none.DeltaPct
 	switch c.Test {
 	case TestWelch:
 		c.Test = TestWelchLog
@@ -203,17 +197,12 @@ func compare(base, other []float64) (c Comparison, d, se float64) {
 			c.DeltaPct = 0 // the same to within rounding
 		}
 	}
-	if math.IsNaN(c.PValue) {
-		return Comparison{DeltaPct: delta, PValue: 1, PAdjusted: 1, Test: TestCannot, Why: "p is not a number"}, 0, 0
-	}
-	c.PAdjusted = c.PValue
-	c.Adjustment, c.Family = AdjustNone, 1
+	c.PAdjusted, c.Adjustment, c.Family = c.PValue, AdjustNone, 1
 	c.N = min(len(base), len(other))
 	c.Caution = caution(c)
 	return c, d, se
 }
 
-// caution is Comparison.Caution; "" with three values a side or more.
 func caution(c Comparison) string {
 	if c.N >= 3 {
 		return ""
@@ -228,7 +217,6 @@ func caution(c Comparison) string {
 	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
 }
 
-// logOf is ln of each x, false when one is not positive and finite.
 func logOf(xs []float64) ([]float64, bool) {
 	out := make([]float64, len(xs))
 	for i, x := range xs {
@@ -240,16 +228,22 @@ func logOf(xs []float64) ([]float64, bool) {
 	return out, true
 }
 
-// tTest is the two-sided t-test of other against base, Welch's or Student's
-// pooled (exact df for one size), spreads up to tol as zero; d and se are the
-// means' difference (0 within tol) and its standard error.
+// tTest is Welch's or the pooled two-sided t-test, spreads up to tol as zero; d (0 within tol), se.
 func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
 	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) < 2 || len(other) < 2 {
 		return c, 0, 0
 	}
-	d, vb, vo := difference(base, other, tol)
-	if se = math.Sqrt(vb + vo); se == 0 {
+	mb, sb := MeanStdDev(base)
+	mo, so := MeanStdDev(other)
+	vb, vo := sb*sb/float64(len(base)), so*so/float64(len(other))
+	if sb <= tol {
+		vb = 0
+	}
+	if so <= tol {
+		vo = 0
+	}
+	if d, se = mo-mb, math.Sqrt(vb+vo); se == 0 {
 		c.Test = TestZeroVariance
 		if math.Abs(d) > tol {
 			c.PValue, c.Significant = 0, true
@@ -258,7 +252,8 @@ func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se
 		}
 		return c, d, 0
 	}
-	c.Test, c.DF = TestWelch, welchDF(vb, vo, len(base), len(other))
+	welchDF := (vb + vo) * (vb + vo) / (vb*vb/float64(len(base)-1) + vo*vo/float64(len(other)-1))
+	c.Test, c.DF = TestWelch, welchDF
 	if pooled {
 		c.Test, c.DF = TestStudent, float64(len(base)+len(other)-2)
 	}
@@ -268,43 +263,15 @@ func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se
 	return c, d, se
 }
 
-// difference is other − base of the means and their squared standard errors,
-// spreads up to tol as zero.
-func difference(base, other []float64, tol float64) (d, vb, vo float64) {
-	mb, sb := MeanStdDev(base)
-	mo, so := MeanStdDev(other)
-	if sb <= tol {
-		sb = 0
-	}
-	if so <= tol {
-		so = 0
-	}
-	return mo - mb, sb * sb / float64(len(base)), so * so / float64(len(other))
-}
-
-func welchDF(vb, vo float64, nb, no int) float64 {
-	return (vb + vo) * (vb + vo) / (vb*vb/float64(nb-1) + vo*vo/float64(no-1))
-}
-
-// studentTUpper is P(T > t) for t ≥ 0: gonum's up to hugeDF, above it the
-// expansion around the normal, as the incomplete beta loses its digits
-// (StudentTQuantile(0.975, 1e15) was 0.0548).
+// studentTUpper is P(T > t), t ≥ 0; above hugeDF, where the incomplete beta loses its digits,
+// the normal tail at the x whose Cornish–Fisher quantile is t.
 func studentTUpper(t, df float64) float64 {
 	switch {
 	case math.IsInf(t, 1):
 		return 0
-	case df > hugeDF:
-		return studentTUpperHuge(t, df)
+	case df <= hugeDF:
+		return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 	}
-	return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
-}
-
-// hugeDF: above it, the expansion's first neglected term is below 1e-30 for |t| ≤ 10.
-const hugeDF = 1e4
-
-// studentTUpperHuge is P(T > t) for a huge df: the normal tail at the x whose
-// Cornish–Fisher quantile is t, by fixed point.
-func studentTUpperHuge(t, df float64) float64 {
 	x := t
 	for range 50 {
 		next := t - cornishFisherShift(x, df)
@@ -316,8 +283,10 @@ func studentTUpperHuge(t, df float64) float64 {
 	return distuv.UnitNormal.CDF(-x) // Survival loses the tail to 1 − Erf
 }
 
-// cornishFisherShift is t(p) − x for x the normal quantile of p, to four
-// terms in 1/df (A&S 26.7.5).
+// hugeDF: above it, the expansion's first neglected term is below 1e-30 for |t| ≤ 10.
+const hugeDF = 1e4
+
+// cornishFisherShift is t(p) − x, x the normal quantile of p, to 1/df⁴ (A&S 26.7.5).
 func cornishFisherShift(x, df float64) float64 {
 	x2 := x * x
 	g1 := (x2 + 1) * x / 4
@@ -327,8 +296,7 @@ func cornishFisherShift(x, df float64) float64 {
 	return (g1 + (g2+(g3+g4/df)/df)/df) / df
 }
 
-// StudentTQuantile is the t with P(T ≤ t) = p for df > 0 (+Inf: the normal);
-// NaN out of range.
+// StudentTQuantile is t with P(T ≤ t) = p, df > 0 (+Inf: normal); NaN out of range.
 func StudentTQuantile(p, df float64) float64 {
 	switch {
 	case !(p > 0 && p < 1) || !(df > 0):
@@ -340,10 +308,7 @@ func StudentTQuantile(p, df float64) float64 {
 	return distuv.StudentsT{Sigma: 1, Nu: df}.Quantile(p)
 }
 
-// TestNoBaseline is Comparison.Test when the baseline was not measured.
-const TestNoBaseline = "baseline not measured: no test"
-
-// Tested reports whether c's test ran (else it is in no family).
+// Tested: c's test ran (else it is in no family).
 func (c Comparison) Tested() bool {
 	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }
