@@ -11,8 +11,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is a measure's line among a repetition's facts in the text report,
-// placed by Order (0: after those placed); no row where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report, placed by Order
+// (0: after those placed); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
@@ -21,20 +21,17 @@ type Fact struct {
 
 func fact(label string, order int, line func(*Rep) string) *Fact { return &Fact{label, order, line} }
 
-// FactColumns are the columns among a repetition's facts in the text
-// report, in order: those worded (Fact) and the others marked Facts.
+// FactColumns are the columns among a repetition's facts, in order: those worded and those marked.
 func FactColumns(m *analysis.Report) []Column {
 	cols := slices.DeleteFunc(Columns(m, ^Output(0)), func(c Column) bool {
 		return c.Fact == nil && (c.Rep == nil || c.Show&Facts == 0)
 	})
-	order := func(c Column) int {
+	return sorted(cols, func(c Column) int {
 		if c.Fact == nil {
-			return rank(0)
+			return 0
 		}
-		return rank(c.Fact.Order)
-	}
-	slices.SortStableFunc(cols, func(a, b Column) int { return order(a) - order(b) })
-	return cols
+		return c.Fact.Order
+	})
 }
 
 // FactRow is c's label and line for x; ok is false for no row.
