@@ -14,12 +14,10 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// LatencyHeading heads the first column of the latency table.
 const LatencyHeading = "latency ms"
 
-// latencyRow is a row of the text report's latency table: the percentiles
-// and maximum of one latency of a repetition, in ms; "intended" has no
-// row without a histogram.
+// latencyRow is a row of the text report's latency table: one latency's percentiles and maximum
+// in a repetition, in ms; "intended" has no row without a histogram.
 func latencyRow(name, label string) Measure {
 	return Measure{Key: name + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Human: words,
 		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
@@ -48,18 +46,11 @@ func latencyWords(h *results.Histogram, param string) Value {
 var latencyRows = []Measure{latencyRow("connect", "connect"), latencyRow("handshake", "handshake"), latencyRow("ttfb", "ttfb"),
 	latencyRow("total", "total"), latencyRow("intended", "from intended")}
 
-// groupRow is a column of the groups table: f's words of a group of the
-// repetition, or of their total (Rep.G.Index is results.TotalIndex).
-func groupRow(key, label string, left bool, f func(g *results.Group) string) Measure {
-	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left,
-		Rep: func(x *Rep) Value { return Value{Kind: Str, S: f(x.G)} }}
-}
-
-// sparseGroupRow is a groupRow shown only in a repetition where has holds.
-func sparseGroupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
-	m := groupRow(key, label, left, f)
-	m.Sparse, m.Rep = true, func(x *Rep) Value { return If(has(x), Value{Kind: Str, S: f(x.G)}) }
-	return m
+// groupRow is a column of the groups table: f's words of a group of the repetition or of their
+// total (G.Index is results.TotalIndex); with has, only in a repetition where has holds.
+func groupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
+	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left, Sparse: has != nil,
+		Rep: func(x *Rep) Value { return If(has == nil || has(x), Value{Kind: Str, S: f(x.G)}) }}
 }
 
 // orTotal is s for a group, "" for the total, format.Missing for "".
@@ -75,7 +66,7 @@ func orTotal(g *results.Group, s string) string {
 
 // groupRows: the text report's groups table, a row per group and the total.
 var groupRows = []Measure{
-	sparseGroupRow("group_host", "host", true, func(x *Rep) bool {
+	groupRow("group_host", "host", true, func(x *Rep) bool {
 		return slices.ContainsFunc(x.Rep.Groups, func(g results.Group) bool { return g.Host != "" })
 	}, func(g *results.Group) string {
 		if g.Host == "" && g.Index != results.TotalIndex {
@@ -83,16 +74,16 @@ var groupRows = []Measure{
 		}
 		return g.Host
 	}),
-	groupRow("group_cpus", "cpus", true, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
-	groupRow("group_threads", "threads", false, func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
-	groupRow("group_conns", "conns", false, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
-	groupRow("group_requests", "requests", false, func(g *results.Group) string { return format.Count(g.Requests) }),
-	groupRow("group_req_per_s", "req/s", false, func(g *results.Group) string { return format.Rate(g.Rate()) }),
-	groupRow("group_errors", "errors", false, func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
-	groupRow("group_total_p99_ms", "p99 total ms", false, func(g *results.Group) string {
+	groupRow("group_cpus", "cpus", true, nil, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
+	groupRow("group_threads", "threads", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
+	groupRow("group_conns", "conns", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
+	groupRow("group_requests", "requests", false, nil, func(g *results.Group) string { return format.Count(g.Requests) }),
+	groupRow("group_req_per_s", "req/s", false, nil, func(g *results.Group) string { return format.Rate(g.Rate()) }),
+	groupRow("group_errors", "errors", false, nil, func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
+	groupRow("group_total_p99_ms", "p99 total ms", false, nil, func(g *results.Group) string {
 		return format.QuantileMillis(g.Latency.Total, 99)
 	}),
-	sparseGroupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 }, func(g *results.Group) string {
+	groupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 }, func(g *results.Group) string {
 		if g.CPU == nil {
 			return orTotal(g, "")
 		}
@@ -100,7 +91,7 @@ var groupRows = []Measure{
 	}),
 }
 
-// pageLatency is a row of the page's latency table, a variant's reps merged.
+// pageLatency is a row of the page's latency table, of a variant's reps merged.
 func pageLatency(name string) Measure {
 	return Measure{Key: "merged_" + name + "_%s", Unit: "ms", Label: name, Show: PageLatencies, Human: words,
 		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
@@ -142,7 +133,6 @@ type VariantGroup struct {
 	Rates, Busy           []float64
 }
 
-// EverBusy says whether the group's CPUs were ever client-bound busy.
 func (g *VariantGroup) EverBusy() bool {
 	return len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy
 }
