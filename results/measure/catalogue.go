@@ -14,8 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// catalogue holds the measures in summary.csv's column order, JSON-only
-// ones beside the columns that show them in the CSV.
+// catalogue is in summary.csv's column order, JSON-only measures beside their CSV columns.
 var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
@@ -60,7 +59,7 @@ func spreads(m *analysis.Report) []string {
 	return nil
 }
 
-// errorClasses are the error classes' names, a family's values.
+// errorClasses are the error classes' names.
 func errorClasses(*analysis.Report) []string {
 	var out []string
 	for c := range results.NumErrorClasses {
@@ -88,9 +87,8 @@ func plain(v Value) string {
 	return v.Text()
 }
 
-// latency is the q-th percentile of one latency ("handshake"), of the
-// repetition's histogram and of the variant's repetitions merged; in an
-// open loop alone for "intended".
+// latency is the q-th percentile of a latency ("handshake") of a repetition or of a variant's
+// repetitions merged; "intended" only in an open loop.
 func latency(name string, q int, label string, show Output, order, vorder int) Measure {
 	p := strconv.Itoa(q)
 	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
@@ -102,7 +100,6 @@ func latency(name string, q int, label string, show Output, order, vorder int) M
 		}}
 }
 
-// latencyOf is the histogram of latency name ("ttfb") in l.
 func latencyOf(l *results.Latency, name string) *results.Histogram {
 	return map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
 }
@@ -219,7 +216,6 @@ func busiest(top []results.ProcessCPU) Value {
 	return Words(fmt.Sprintf("%s pid %d", top[0].Comm, top[0].PID))
 }
 
-// repsOf is "K of N reps".
 func repsOf(k, n int) string { return fmt.Sprintf("%d of %d reps", k, n) }
 
 // repFailed is a repetition's failure, or a partial window's line.
@@ -242,7 +238,7 @@ func variantFailed(x *Variant) Value {
 	return Words(strings.Join(parts, "; "))
 }
 
-// probeNames are the probes read in m's run, sorted: a family's values.
+// probeNames are the probes read in m's run, sorted.
 func probeNames(m *analysis.Report) []string {
 	set := map[string]bool{}
 	for i := range m.Run.Variants {
@@ -255,7 +251,7 @@ func probeNames(m *analysis.Report) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// probe reads the repetition's successful reading of probe x.Param.
+// probe and probeSummary read probe x.Param of a repetition (read without error) and of a variant.
 func probe(f func(p results.ProbeReading, requests uint64) Value) func(*Rep) Value {
 	return func(x *Rep) Value {
 		p, ok := x.Rep.Probes[x.Param]
@@ -263,7 +259,6 @@ func probe(f func(p results.ProbeReading, requests uint64) Value) func(*Rep) Val
 	}
 }
 
-// probeSummary reads the variant's summary of probe x.Param, when it has one.
 func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 	return func(x *Variant) Value {
 		return From(find(x.S.Probes, func(p *analysis.ProbeSummary) bool { return p.Name == x.Param }), f)
@@ -281,7 +276,6 @@ var probes = []Measure{
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }
 
-// serverUse reads a repetition's server CPUs; none when not recorded.
 func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 	return func(x *Rep) Value {
 		if x.A.ServerCPUs == nil {
@@ -326,9 +320,8 @@ var serverCPUs = []Measure{
 	{Key: "saturation", Show: JSON, Rep: func(x *Rep) Value { return saturationJSON(x.A) }},
 }
 
-// serverVariantJSON is a variant's server-side verdicts: repetitions with
-// OTHER LOAD on the server's CPUs, with a client group on them, with
-// either (shared says how); those judged for saturation, NOT SATURATED.
+// serverVariantJSON counts a variant's repetitions with OTHER LOAD on the server's CPUs, with a
+// client group on them, with either (shared says how), judged for saturation, NOT SATURATED.
 func serverVariantJSON(vs *analysis.VariantSummary) Value {
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{
 		{"other_load_reps", vs.ServerOtherLoadReps}, {"shared_cpu_reps", vs.SharedCPUReps}, {"shared_reps", vs.ServerSharedReps},

@@ -114,8 +114,7 @@ func errorClassLine(x *Rep) string {
 	return ""
 }
 
-// memoryLine is the client's memory per slot, or for a run recorded
-// before workers measured it, the peak RSS summed over the workers.
+// memoryLine is the client's memory per slot, or before workers measured it, their summed peak RSS.
 func memoryLine(x *Rep) string {
 	if m, ok := x.Rep.SlotMemory(); ok {
 		return format.SlotMemoryLine(m)
@@ -139,8 +138,8 @@ func timeWaitLine(x *Rep) string {
 	return tw
 }
 
-// clientCPULine is a repetition's client CPU: kaeload's own time when
-// recorded and the groups' CPUs' busy time (each CPU once); "" unmeasured.
+// clientCPULine is kaeload's own CPU time when recorded and the groups' CPUs' busy time (each CPU
+// once); "" unmeasured.
 func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	if c.Measured == 0 {
 		return ""
@@ -158,8 +157,7 @@ func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	return line
 }
 
-// serverCPULine is a repetition's server CPU and the processes measured
-// as the server ("server: nginx (pids 30337, 30338)"); "" when not measured.
+// serverCPULine is the server's CPU and processes ("server: nginx (pids 30337, 30338)"), if measured.
 func serverCPULine(x *Rep) string {
 	u := x.Rep.ServerCPU
 	if u == nil {
@@ -185,7 +183,6 @@ func serverCPULine(x *Rep) string {
 	return line
 }
 
-// probeLine is one probe reading of a repetition.
 func probeLine(x *Rep) string {
 	p, ok := x.Rep.Probes[x.Param]
 	switch {
@@ -201,8 +198,7 @@ func probeLine(x *Rep) string {
 	return line
 }
 
-// serverCPUsLine says how a repetition used the server's CPUs: "CPU 0
-// 100.0 % busy: the server 40 %, kaeload 27 %, interrupts 4 %, others 29 %".
+// serverCPUsLine: "CPU 0 100.0 % busy: the server 40 %, kaeload 27 %, interrupts 4 %, others 29 %".
 func serverCPUsLine(x *Rep) string {
 	u := x.A.ServerCPUs
 	if u == nil || !u.Measured {

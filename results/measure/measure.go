@@ -126,7 +126,7 @@ func (c Column) JSONName() string {
 	return ""
 }
 
-// OfRep is the column's value for x; empty without a Rep reading.
+// OfRep and OfVariant are the column's value for x; none without a reading.
 func (c Column) OfRep(x *Rep) Value {
 	if c.Rep == nil || (x.A == nil && c.Show&PartialRow == 0) {
 		return Value{}
@@ -135,7 +135,6 @@ func (c Column) OfRep(x *Rep) Value {
 	return c.Rep(x)
 }
 
-// OfVariant is the column's value for x; empty without a Variant reading.
 func (c Column) OfVariant(x *Variant) Value {
 	if c.Variant == nil || (x.S == nil && c.Show&UnmeasuredRow == 0) {
 		return Value{}
@@ -229,10 +228,8 @@ func sorted(cols []Column, order func(Column) int) []Column {
 	return cols
 }
 
-// replaceParam is key with its %s, if any, replaced by p.
 func replaceParam(key, p string) string { return strings.Replace(key, "%s", p, 1) }
 
-// Kind says how a Value is written.
 type Kind uint8
 
 const (
@@ -329,7 +326,6 @@ func (v Value) JSON() any {
 	return [...]any{Int: v.N, Fixed: v.F, General: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
 }
 
-// outputNames name the outputs in WriteReference.
 var outputNames = []struct {
 	o    Output
 	name string

@@ -42,7 +42,6 @@ func latencyWords(h *results.Histogram, param string) Value {
 	return Words(format.QuantileMillis(h, q))
 }
 
-// latencyRows: the text report's latency table of a repetition.
 var latencyRows = []Measure{latencyRow("connect", "connect"), latencyRow("handshake", "handshake"), latencyRow("ttfb", "ttfb"),
 	latencyRow("total", "total"), latencyRow("intended", "from intended")}
 
@@ -103,7 +102,6 @@ func pageLatency(name string) Measure {
 		}}
 }
 
-// pageLatencyRows: the page's latency table.
 var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake"), pageLatency("ttfb"), pageLatency("total")}
 
 // pageOnly: what the page's open-loop, server cost and CPU tables add.
@@ -157,13 +155,12 @@ func VariantGroups(v *results.Variant) []*VariantGroup {
 	return slices.SortedFunc(maps.Values(byIndex), func(a, b *VariantGroup) int { return a.Index - b.Index })
 }
 
-// pageGroupRow is a column of the page's groups table: f's words of Variant.G.
+// pageGroupRow is a column of the page's groups table, a row per group of a variant.
 func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
 	return Measure{Key: key, Unit: unit, Label: label, Show: Page, Human: words,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
-// pageGroupRows: the page's groups table, a row per group of a variant.
 var pageGroupRows = []Measure{
 	{Key: "variant_group_cpus", Label: "CPUs", Show: Page, Human: words, Left: true,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: cmp.Or(x.G.CPUs, "unpinned")} }},
