@@ -24,7 +24,7 @@ var counts = []Measure{
 	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
 		Fact: fact("window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) })},
-	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms", Show: All | PartialRow, Each: spreads, Human: plain,
+	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms", Show: All | PartialRow, Each: spreads,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.WindowSpread, func(s *results.WindowSpread) Value {
 				return F3(map[string]time.Duration{"start": s.Start, "end": s.End}[x.Param].Seconds() * 1e3)
@@ -189,14 +189,8 @@ var cpuAndClient = []Measure{
 	counted(Measure{Key: "warmup_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.WarmupErrorTotal() }),
 	counted(Measure{Key: "after_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Late }),
 	counted(Measure{Key: "after_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.AfterClasses.Total() }),
-	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value {
-		o := &x.Rep.Total.Outside
-		return Object(phaseJSON(o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, 0))
-	}},
-	{Key: "after", Show: JSON, Rep: func(x *Rep) Value {
-		o := &x.Rep.Total.Outside
-		return Object(phaseJSON(o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned))
-	}},
+	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, false)) }},
+	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, true)) }},
 	{Key: "client_time_wait", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })
@@ -240,12 +234,10 @@ func variantFailed(x *Variant) Value {
 
 // probeNames are the probes read in m's run, sorted.
 func probeNames(m *analysis.Report) []string {
-	set := map[string]bool{}
+	set := map[string]results.ProbeReading{}
 	for i := range m.Run.Variants {
 		for j := range m.Run.Variants[i].Reps {
-			for k := range m.Run.Variants[i].Reps[j].Probes {
-				set[k] = true
-			}
+			maps.Copy(set, m.Run.Variants[i].Reps[j].Probes)
 		}
 	}
 	return slices.Sorted(maps.Keys(set))

@@ -207,8 +207,12 @@ func pointJSON(p results.Point) Fields {
 		Omit("client_busy", p.ProcessBusy), Omit("client_cpus_busy", p.CPUsBusy), Omit("server_busy", p.ServerBusy)})
 }
 
-// phaseJSON is what the client did outside the window; cutOff: requests never completed after it.
-func phaseJSON(responses uint64, status [6]uint64, errs uint64, classes results.ErrorCounts, cutOff uint64) Fields {
+// phaseJSON is what the client did before the window, or after it (cut off: requests never completed).
+func phaseJSON(o *results.Outside, after bool) Fields {
+	responses, status, errs, classes, cutOff := o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, uint64(0)
+	if after {
+		responses, status, errs, classes, cutOff = o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned
+	}
 	byStatus := map[string]uint64{}
 	for i, n := range status {
 		if n > 0 {
