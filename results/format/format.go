@@ -207,9 +207,7 @@ func Share(f float64) string {
 	if f > 0 && f < 0.00005 {
 		return "<0.01 %"
 	}
-	s := fmt.Sprintf("%.2f", f*100)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + " %"
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", f*100), "0"), ".") + " %"
 }
 
 // Micros renders a per-request CPU time in microseconds: "228", "12.5", "0.84".
@@ -303,8 +301,4 @@ func OutsideLine(o *results.Outside) string {
 	}
 	return "warm-up " + Count(o.Warmup) + " (" + phaseErrors(o.WarmupErrorTotal(), o.WarmupClasses) + "), after the window " +
 		Count(o.Late) + " (" + phaseErrors(after, o.AfterClasses) + "), cut off " + Count(o.Abandoned)
-}
-
-func ReadinessLine(r *results.Readiness) string {
-	return "readiness " + Count(r.Requests) + " (handshakes " + Count(r.Handshakes) + ", connections " + Count(r.Connections) + ")"
 }

@@ -23,7 +23,7 @@ var counts = []Measure{
 	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, CountInt(x.S.FailedReps)) }},
 	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
-		Fact: fact("window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) })},
+		Fact: &Fact{"window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) }}},
 	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms", Show: All | PartialRow, Each: spreads,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.WindowSpread, func(s *results.WindowSpread) Value {
@@ -32,20 +32,20 @@ var counts = []Measure{
 		}},
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
 		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
-		Fact: fact("caution", 2, func(x *Rep) string { return map[bool]string{true: notes.MisalignedWords}[analysis.Misaligned(x.Rep)] })},
+		Fact: &Fact{"caution", 2, func(x *Rep) string { return map[bool]string{true: notes.MisalignedWords}[analysis.Misaligned(x.Rep)] }}},
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
-		Fact: fact("requests", 2, requestsLine)}, func(c *results.Counts) uint64 { return c.Requests }),
+		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
 		Metric: "kaeload_window_requests_per_second",
 		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
 	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
 	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
-		Fact: fact("errors", 4, errorsLine)}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
+		Fact: &Fact{"errors", 4, errorsLine}}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare) }},
 	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) },
-		Fact:    fact("  %s", 5, errorClassLine)},
+		Fact:    &Fact{"  %s", 5, errorClassLine}},
 	counted(Measure{Key: "resumed", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Resumed }),
 }
 
@@ -142,7 +142,7 @@ var cpuAndClient = []Measure{
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
-		Fact: fact("client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) })},
+		Fact: &Fact{"client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) }}},
 	{Key: "req_per_client_cpu_s", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			s, ok := fullCPU(x)
@@ -159,7 +159,7 @@ var cpuAndClient = []Measure{
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
-		Fact:    fact("server cpu", 12, serverCPULine)},
+		Fact:    &Fact{"server cpu", 12, serverCPULine}},
 	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {
@@ -183,7 +183,7 @@ var cpuAndClient = []Measure{
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
 	}},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
-	counted(Measure{Key: "unanswered", Show: CSV | JSON, Fact: fact("unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() })},
+	counted(Measure{Key: "unanswered", Show: CSV | JSON, Fact: &Fact{"unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() }}},
 		func(c *results.Counts) uint64 { return c.Outside.Unanswered.Total() }),
 	counted(Measure{Key: "warmup_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Warmup }),
 	counted(Measure{Key: "warmup_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.WarmupErrorTotal() }),
@@ -194,12 +194,12 @@ var cpuAndClient = []Measure{
 	{Key: "client_time_wait", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })
-		}, Fact: fact("time_wait", 16, timeWaitLine)},
+		}, Fact: &Fact{"time_wait", 16, timeWaitLine}},
 	{Key: "client_peak_rss_mib", Unit: "MiB", Show: CSV | JSON,
 		Rep: func(x *Rep) Value { t := &x.Rep.Total; return If(t.PeakRSS > 0, F3(float64(t.PeakRSS)/(1<<20))) }},
 	{Key: "client_kib_per_slot", Unit: "KiB", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { m, ok := x.Rep.SlotMemory(); return If(ok && m.Known, F3(m.PerSlot/1024)) },
-		Fact: fact("client memory", 15, memoryLine)},
+		Fact: &Fact{"client memory", 15, memoryLine}},
 }
 
 // busiest is "comm pid N" of the first of top; none for none.
@@ -259,7 +259,7 @@ func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 
 // probes: each probe's delta over the window and per request.
 var probes = []Measure{
-	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: fact("probe %s", 17, probeLine),
+	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: &Fact{"probe %s", 17, probeLine},
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
 		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })},
 	{Key: "probe.%s.per_request", Show: CSV, Each: probeNames,

@@ -19,8 +19,6 @@ type Fact struct {
 	Line  func(*Rep) string
 }
 
-func fact(label string, order int, line func(*Rep) string) *Fact { return &Fact{label, order, line} }
-
 // FactColumns are the columns among a repetition's facts, in order: those worded and those marked.
 func FactColumns(m *analysis.Report) []Column {
 	cols := slices.DeleteFunc(Columns(m, ^Output(0)), func(c Column) bool {
@@ -47,20 +45,20 @@ func (c Column) FactRow(x *Rep) (label, line string, ok bool) {
 
 // facts: the lines the text report always words, beside the measures.
 var facts = []Measure{
-	{Key: "open_loop", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() })},
-	{Key: "ports_hint", Show: Facts, Fact: fact("", 6, func(x *Rep) string {
+	{Key: "open_loop", Show: Facts, Fact: &Fact{"open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() }}},
+	{Key: "ports_hint", Show: Facts, Fact: &Fact{"", 6, func(x *Rep) string {
 		return map[bool]string{true: results.PortsHint}[x.Rep.Total.Errors[results.ErrPorts].Count > 0]
-	})},
-	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: fact("handshakes", 8, func(x *Rep) string {
+	}}},
+	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: &Fact{"handshakes", 8, func(x *Rep) string {
 		t := &x.Rep.Total
 		return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
-	})},
+	}}},
 	{Key: "connections", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
-		Fact: fact("connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) })},
+		Fact: &Fact{"connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) }}},
 	{Key: "status", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
-		Fact: fact("status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) })},
-	{Key: "server_cpus_words", Show: Facts, Fact: fact("server's cpus", 13, serverCPUsLine)},
-	{Key: "in_flight", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string {
+		Fact: &Fact{"status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) }}},
+	{Key: "server_cpus_words", Show: Facts, Fact: &Fact{"server's cpus", 13, serverCPUsLine}},
+	{Key: "in_flight", Show: Facts, Fact: &Fact{"in flight", 14, func(x *Rep) string {
 		// Little's law for a closed loop, when judged.
 		s := x.A.Saturation
 		if !s.Judged || s.MeanLatency <= 0 {
@@ -68,20 +66,21 @@ var facts = []Measure{
 		}
 		return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)", format.Count(uint64(s.Connections)),
 			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
-	})},
-	{Key: "not_counted", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
+	}}},
+	{Key: "not_counted", Show: Facts, Fact: &Fact{"not counted", 18, func(x *Rep) string {
 		var parts []string
 		if o := x.Rep.Total.Outside; o != (results.Outside{}) {
 			parts = append(parts, format.OutsideLine(&o))
 		}
 		if r := x.Rep.Readiness; r != nil {
-			parts = append(parts, format.ReadinessLine(r))
+			parts = append(parts, "readiness "+format.Count(r.Requests)+" (handshakes "+format.Count(r.Handshakes)+
+				", connections "+format.Count(r.Connections)+")")
 		}
 		return strings.Join(parts, ", ")
-	})},
-	{Key: "negotiated_none", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
+	}}},
+	{Key: "negotiated_none", Show: Facts, Fact: &Fact{"negotiated", 19, func(x *Rep) string {
 		return map[bool]string{true: "none"}[len(x.Rep.Total.Negotiated) == 0]
-	})},
+	}}},
 }
 
 // requestsLine is "N  (K succeeded, R req/s, client U µs per request)".
