@@ -59,7 +59,6 @@ func spreads(m *analysis.Report) []string {
 	return nil
 }
 
-// errorClasses are the error classes' names.
 func errorClasses(*analysis.Report) []string {
 	var out []string
 	for c := range results.NumErrorClasses {
@@ -104,12 +103,10 @@ func latencyOf(l *results.Latency, name string) *results.Histogram {
 	return map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
 }
 
-// merged are a variant's latencies, its repetitions' histograms merged.
 func merged(s *summary) *results.Latency {
 	return &results.Latency{Connect: s.Connect, Handshake: s.Handshake, TTFB: s.TTFB, Total: s.Total, Intended: s.Intended}
 }
 
-// latencies: the percentiles of the latencies, the open loop's starts.
 var latencies = []Measure{
 	latency("connect", 50, "", JSON, 0, 0),
 	latency("connect", 99, "", JSON, 0, 0),
@@ -232,7 +229,6 @@ func variantFailed(x *Variant) Value {
 	return Words(strings.Join(parts, "; "))
 }
 
-// probeNames are the probes read in m's run, sorted.
 func probeNames(m *analysis.Report) []string {
 	set := map[string]results.ProbeReading{}
 	for i := range m.Run.Variants {

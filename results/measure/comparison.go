@@ -170,7 +170,6 @@ func NotesCell(v *summary) string {
 	return strings.Join(append(notes, ServerNotes(v)...), ", ")
 }
 
-// ServerNotes are v's SHARED CPUS and NOT SATURATED notes.
 func ServerNotes(v *summary) []string {
 	shared := "SHARED CPUS: " + strings.Join(v.ServerShared.Strings(), ", ")
 	return flags(v, false, []string{shared, "NOT SATURATED"}, v.ServerSharedReps, v.NotSaturatedReps)
@@ -247,7 +246,6 @@ func openLoopCell(key, label string, f func(v *summary) string) Measure {
 	return m
 }
 
-// runs: the comparison of stored runs.
 var runs = []Measure{
 	runCell("n", "n", false, inRun(func(v *summary) string { return strconv.Itoa(v.Stats.N) })),
 	runCell("mean_req_per_s", "mean req/s", false, inRun(func(v *summary) string { return If(v.Stats.N > 0, F3(v.Stats.Mean)).Human() })),
@@ -288,18 +286,16 @@ func searchPoint(x *Variant) *analysis.SearchPoint {
 	return find(x.R.Search.Points, func(p *analysis.SearchPoint) bool { return p.Variant == x.Name && p.Stats.N > 0 })
 }
 
-// capacityOf is the capacity answer of the variant; nil without one.
 func capacityOf(x *Variant) *results.Capacity {
 	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
-// serverCPUColumn is a CSV column of a variant's requests per server CPU-second.
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second, read by
+// serverCPUStats, or by serverCPUTested of their comparison with the baseline's.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }
 
-// serverCPUStats and serverCPUTested read a variant's requests per server CPU-second and their
-// comparison with the baseline's.
 func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
 }

@@ -137,8 +137,7 @@ func timeWaitLine(x *Rep) string {
 	return tw
 }
 
-// clientCPULine is kaeload's own CPU time when recorded and the groups' CPUs' busy time (each CPU
-// once); "" unmeasured.
+// clientCPULine is kaeload's own CPU time, if recorded, and the groups' CPUs' busy time (each CPU once).
 func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	if c.Measured == 0 {
 		return ""

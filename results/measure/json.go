@@ -67,7 +67,7 @@ func (f *Fields) Set(path string, v any) {
 	}
 }
 
-// UnmarshalJSON reads an object back, its fields sorted by key and nested objects as Fields.
+// UnmarshalJSON reads an object back, its fields sorted by key and nested objects as *Fields.
 func (f *Fields) UnmarshalJSON(b []byte) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -77,7 +77,7 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var v any
 		if sub := (Fields{}); bytes.HasPrefix(bytes.TrimSpace(m[k]), []byte("{")) && sub.UnmarshalJSON(m[k]) == nil {
-			v = sub
+			v = &sub
 		} else if err := json.Unmarshal(m[k], &v); err != nil {
 			return err
 		}
@@ -89,18 +89,14 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 // Get is the value at the dotted path; nil when absent.
 func (f Fields) Get(path string) any {
 	head, rest, nested := strings.Cut(path, ".")
-	i := slices.IndexFunc(f, func(fd Field) bool { return fd.Key == head })
-	switch {
-	case i < 0:
-		return nil
-	case !nested:
-		return f[i].Value
+	for _, fd := range f {
+		if sub, ok := fd.Value.(*Fields); fd.Key == head && nested && ok {
+			return sub.Get(rest)
+		} else if fd.Key == head && !nested {
+			return fd.Value
+		}
 	}
-	if p, ok := f[i].Value.(*Fields); ok {
-		return p.Get(rest)
-	}
-	sub, _ := f[i].Value.(Fields)
-	return sub.Get(rest)
+	return nil
 }
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.

@@ -242,8 +242,7 @@ const (
 	Obj
 )
 
-// Value is one reading: a count, a number of Digits decimals (Fixed) or of ten significant
-// digits (General), a truth, words, or a structure only JSON shows.
+// Value is one reading: a count, a number (Digits decimals, or 10 digits), a truth, words or a JSON object.
 type Value struct {
 	Kind   Kind
 	N      uint64

@@ -16,8 +16,7 @@ import (
 
 const LatencyHeading = "latency ms"
 
-// latencyRow is a row of the text report's latency table: one latency's percentiles and maximum
-// in a repetition, in ms; "intended" has no row without a histogram.
+// latencyRow is a row of the text report's latency table, in ms; "intended" has none without a histogram.
 func latencyRow(name, label string) Measure {
 	return Measure{Key: name + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Human: words,
 		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
@@ -45,8 +44,7 @@ func latencyWords(h *results.Histogram, param string) Value {
 var latencyRows = []Measure{latencyRow("connect", "connect"), latencyRow("handshake", "handshake"), latencyRow("ttfb", "ttfb"),
 	latencyRow("total", "total"), latencyRow("intended", "from intended")}
 
-// groupRow is a column of the groups table: f's words of a group of the repetition or of their
-// total (G.Index is results.TotalIndex); with has, only in a repetition where has holds.
+// groupRow is a column of the groups table, of a group or the total; with has, only where has holds.
 func groupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
 	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left, Sparse: has != nil,
 		Rep: func(x *Rep) Value { return If(has == nil || has(x), Value{Kind: Str, S: f(x.G)}) }}
@@ -63,7 +61,6 @@ func orTotal(g *results.Group, s string) string {
 	return s
 }
 
-// groupRows: the text report's groups table, a row per group and the total.
 var groupRows = []Measure{
 	groupRow("group_host", "host", true, func(x *Rep) bool {
 		return slices.ContainsFunc(x.Rep.Groups, func(g results.Group) bool { return g.Host != "" })
