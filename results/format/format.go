@@ -55,8 +55,10 @@ func Percent(f float64) string {
 	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
 }
 
-// Delta and Bound render a difference and a symmetric bound in percent: "+50.21 %", "±>10,000 %".
+// Delta renders a difference in percent: "+50.21 %", "> +10,000 %".
 func Delta(pct float64) string { return capped(pct, "%+.2f %%", "> +", "< -") }
+
+// Bound renders a symmetric bound in percent: "±4.80 %", "±>10,000 %".
 func Bound(pct float64) string { return capped(pct, "±%.2f %%", "±>", "±>") }
 
 // PercentCap is the largest percentage printed in full: beyond it (a ratio of 101) digits are noise.
@@ -78,7 +80,7 @@ func capped(pct float64, layout, over, under string) string {
 // Millis renders microseconds as milliseconds: "2.591".
 func Millis(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) }
 
-// QuantileMillis renders h's q-th percentile (0..100) in milliseconds; MaxMillis its largest value.
+// QuantileMillis renders h's q-th percentile (0..100) in milliseconds.
 func QuantileMillis(h *results.Histogram, q float64) string {
 	if results.EmptyHistogram(h) {
 		return Missing
@@ -86,10 +88,13 @@ func QuantileMillis(h *results.Histogram, q float64) string {
 	return Millis(h.ValueAtQuantile(q))
 }
 
+// MaxMillis renders h's largest value, its 100th percentile, in milliseconds.
 func MaxMillis(h *results.Histogram) string { return QuantileMillis(h, 100) }
 
-// PValue and PAdjusted render c's p-values with four decimals, "<0.0001" below, Missing untested.
-func PValue(c stats.Comparison) string    { return formatP(c, c.PValue) }
+// PValue renders c's p-value with four decimals, "<0.0001" below, Missing untested.
+func PValue(c stats.Comparison) string { return formatP(c, c.PValue) }
+
+// PAdjusted renders c's adjusted p-value as PValue does.
 func PAdjusted(c stats.Comparison) string { return formatP(c, c.PAdjusted) }
 
 func formatP(c stats.Comparison, p float64) string {
@@ -102,6 +107,7 @@ func formatP(c stats.Comparison, p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
+// StatusClasses name results.Counts.Status.
 var StatusClasses = [6]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
 
 // StatusLine renders the status classes that occurred, "2xx 1,000  other 1", or "none".
@@ -115,6 +121,7 @@ func StatusLine(c *results.Counts) string {
 	return cmp.Or(strings.Join(parts, "  "), "none")
 }
 
+// GroupDigits inserts a comma every three digits from the right.
 func GroupDigits(digits string) string {
 	for i := len(digits) - 3; i > 0; i -= 3 {
 		digits = digits[:i] + "," + digits[i:]

@@ -135,8 +135,8 @@ func fullCPU(x *Rep) (float64, bool) {
 // cpuAndClient: CPU, the client's flags, what it did outside the window, memory.
 var cpuAndClient = []Measure{
 	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
-		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMax)) },
-		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) }},
+		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMax, 4)) },
+		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, fixed(x.S.ClientBusyMax, 4)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
 		Fact: &Fact{"client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) }}},
@@ -174,7 +174,7 @@ var cpuAndClient = []Measure{
 	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, CountInt(x.S.OtherLoadReps)) }},
 	{Key: "client_other_share", Unit: "share", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
-			return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return F4(g.Others) })
+			return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return fixed(g.Others, 4) })
 		}},
 	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value {
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
@@ -190,7 +190,7 @@ var cpuAndClient = []Measure{
 	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, true)) }},
 	{Key: "client_time_wait", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
-			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })
+			return From(x.Rep.TimeWait, func(n *int) Value { return fixed(float64(*n), 0) })
 		}, Fact: &Fact{"time_wait", 16, timeWaitLine}},
 	{Key: "client_peak_rss_mib", Unit: "MiB", Show: CSV | JSON,
 		Rep: func(x *Rep) Value { t := &x.Rep.Total; return If(t.PeakRSS > 0, F3(float64(t.PeakRSS)/(1<<20))) }},
@@ -259,8 +259,8 @@ var probes = []Measure{
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
 		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })},
 	{Key: "probe.%s.per_request", Show: CSV, Each: probeNames,
-		Rep:     probe(func(p results.ProbeReading, n uint64) Value { return If(n > 0, F6(p.Delta()/float64(n))) }),
-		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })},
+		Rep:     probe(func(p results.ProbeReading, n uint64) Value { return If(n > 0, fixed(p.Delta()/float64(n), 6)) }),
+		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, fixed(p.PerRequest, 6)) })},
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }
 
@@ -277,10 +277,10 @@ func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 var serverCPUs = []Measure{
 	{Key: "server_cpus", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
 	{Key: "server_cpus_busy", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
-		return If(u.Measured, F4(u.Busy))
+		return If(u.Measured, fixed(u.Busy, 4))
 	})},
 	{Key: "server_cpus_other_share", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
-		return If(u.Measured, F4(u.Others))
+		return If(u.Measured, fixed(u.Others, 4))
 	})},
 	{Key: "server_cpus_busiest", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return busiest(u.Top) })},
 	{Key: "server_other_load", Show: CSV,

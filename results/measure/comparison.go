@@ -170,6 +170,7 @@ func NotesCell(v *summary) string {
 	return strings.Join(append(notes, ServerNotes(v)...), ", ")
 }
 
+// ServerNotes are v's SHARED CPUS and NOT SATURATED notes.
 func ServerNotes(v *summary) []string {
 	shared := "SHARED CPUS: " + strings.Join(v.ServerShared.Strings(), ", ")
 	return flags(v, false, []string{shared, "NOT SATURATED"}, v.ServerSharedReps, v.NotSaturatedReps)

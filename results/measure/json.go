@@ -19,6 +19,7 @@ import (
 // Fields is a JSON object that keeps its fields' order.
 type Fields []Field
 
+// Field is one field of Fields.
 type Field struct {
 	Key   string
 	Value any
@@ -32,6 +33,7 @@ func Opt[T any](v T, ok bool) *T {
 	return &v
 }
 
+// MarshalJSON writes f in order, as json.Marshal would.
 func (f Fields) MarshalJSON() ([]byte, error) { return f.Marshal(true) }
 
 // Marshal writes f in order, escaping "<", ">" and "&" when html (json compacts Encode's newlines).
@@ -143,6 +145,7 @@ func Omit(key string, v any) Field {
 	return Field{key, v}
 }
 
+// Dense is f without the fields Omit left out.
 func Dense(f Fields) Fields {
 	return slices.DeleteFunc(f, func(fd Field) bool { return fd.Value == nil })
 }

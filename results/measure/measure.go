@@ -18,6 +18,7 @@ import (
 // Output is a set of outputs (and kinds of CSV row) that show a measure.
 type Output uint16
 
+// The outputs and kinds of CSV row.
 const (
 	Text Output = 1 << iota
 	Markdown
@@ -126,7 +127,7 @@ func (c Column) JSONName() string {
 	return ""
 }
 
-// OfRep and OfVariant are the column's value for x; none without a reading.
+// OfRep is the column's value for repetition x; none without a reading.
 func (c Column) OfRep(x *Rep) Value {
 	if c.Rep == nil || (x.A == nil && c.Show&PartialRow == 0) {
 		return Value{}
@@ -135,6 +136,7 @@ func (c Column) OfRep(x *Rep) Value {
 	return c.Rep(x)
 }
 
+// OfVariant is the column's value for variant x; none without a reading.
 func (c Column) OfVariant(x *Variant) Value {
 	if c.Variant == nil || (x.S == nil && c.Show&UnmeasuredRow == 0) {
 		return Value{}
@@ -230,8 +232,10 @@ func sorted(cols []Column, order func(Column) int) []Column {
 
 func replaceParam(key, p string) string { return strings.Replace(key, "%s", p, 1) }
 
+// Kind says how a Value is written.
 type Kind uint8
 
+// The kinds of Value; None is no value.
 const (
 	None Kind = iota
 	Int
@@ -242,26 +246,37 @@ const (
 	Obj
 )
 
-// Value is one reading: a count, a number (Digits decimals, or 10 digits), a truth, words or a JSON object.
+// Value is one reading: a count, a number, a truth, words or a JSON object; S is its words or CSV cell.
 type Value struct {
-	Kind   Kind
-	N      uint64
-	F      float64
-	Digits int
-	S      string
-	B      bool
-	O      any
+	Kind Kind
+	N    uint64
+	F    float64
+	S    string
+	B    bool
+	O    any
 }
 
-// Count is a count; F3, F4 and F6 are numbers of 3, 4, 6 decimals.
-func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n)} }
+// Count is a count.
+func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n), S: fmt.Sprint(n)} }
+
+// CountInt is a count of an int.
 func CountInt(n int) Value { return Count(uint64(n)) }
-func F3(x float64) Value   { return Value{Kind: Fixed, F: x, Digits: 3} }
-func F4(x float64) Value   { return Value{Kind: Fixed, F: x, Digits: 4} }
-func F6(x float64) Value   { return Value{Kind: Fixed, F: x, Digits: 6} }
-func G(x float64) Value    { return Value{Kind: General, F: x} }
-func Truth(b bool) Value   { return Value{Kind: Bool, B: b} }
+
+// F3 is a number of 3 decimals.
+func F3(x float64) Value { return fixed(x, 3) }
+
+// G is a number of ten significant digits.
+func G(x float64) Value { return Value{Kind: General, F: x, S: strconv.FormatFloat(x, 'g', 10, 64)} }
+
+// Truth is a truth.
+func Truth(b bool) Value { return Value{Kind: Bool, B: b, S: strconv.FormatBool(b)} }
+
+// Words are words; none for "".
 func Words(s string) Value { return If(s != "", Value{Kind: Str, S: s}) }
+
+func fixed(x float64, digits int) Value {
+	return Value{Kind: Fixed, F: x, S: strconv.FormatFloat(x, 'f', digits, 64)}
+}
 
 // Object is a structure only JSON shows; none for nil or empty.
 func Object(o any) Value { return If(!empty(o), Value{Kind: Obj, O: o}) }
@@ -291,21 +306,7 @@ func Quantile(h *results.Histogram, q float64) Value {
 }
 
 // Text is v in a CSV cell: plain digits, "" when none.
-func (v Value) Text() string {
-	switch v.Kind {
-	case Int:
-		return strconv.FormatUint(v.N, 10)
-	case Fixed:
-		return strconv.FormatFloat(v.F, 'f', v.Digits, 64)
-	case General:
-		return strconv.FormatFloat(v.F, 'g', 10, 64)
-	case Bool:
-		return strconv.FormatBool(v.B)
-	case Str:
-		return v.S
-	}
-	return ""
-}
+func (v Value) Text() string { return v.S }
 
 // Human is v for a reader: thousands separated, "-" when none.
 func (v Value) Human() string {

@@ -14,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
+// LatencyHeading heads the first column of the latency table.
 const LatencyHeading = "latency ms"
 
 // latencyRow is a row of the text report's latency table, in ms; "intended" has none without a histogram.
@@ -108,10 +109,10 @@ var pageOnly = []Measure{
 		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
 	}},
 	{Key: "client_busy_mean", Unit: "share", Show: Page,
-		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMean)) }},
+		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMean, 4)) }},
 	{Key: "server_busy", Unit: "share", Show: Page,
 		Rep: func(x *Rep) Value {
-			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F4(u.Busy) })
+			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return fixed(u.Busy, 4) })
 		}},
 	{Key: "intended_p99.9_ms", Unit: "ms", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
@@ -128,6 +129,7 @@ type VariantGroup struct {
 	Rates, Busy           []float64
 }
 
+// EverBusy says whether the group's CPUs were ever client-bound busy.
 func (g *VariantGroup) EverBusy() bool {
 	return len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy
 }
