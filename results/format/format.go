@@ -189,18 +189,12 @@ func verdictWords(c stats.Comparison) string {
 
 // SlotMemoryLine: "39.6 MiB private at peak in 1 worker (1.5 MiB idle); 33.1 KiB per connection slot".
 func SlotMemoryLine(m results.SlotMemory) string {
-	workers := "1 worker"
-	if m.Workers != 1 {
-		workers = fmt.Sprintf("%d workers", m.Workers)
-	}
+	workers := fmt.Sprintf("%d worker%s", m.Workers, map[bool]string{true: "s"}[m.Workers != 1])
 	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers, Rate(float64(m.Ready)/(1<<20)))
 	if m.Known {
 		return line + fmt.Sprintf("%s KiB per connection slot", Rate(m.PerSlot/1024))
 	}
-	slots := Count(uint64(m.Slots)) + " slots"
-	if m.Slots == 1 {
-		slots = "1 slot"
-	}
+	slots := Count(uint64(m.Slots)) + " slot" + map[bool]string{true: "s"}[m.Slots != 1]
 	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
 		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
 }
