@@ -140,11 +140,10 @@ var cpuAndClient = []Measure{
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
 		Fact: &Fact{"client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) }}},
-	{Key: "req_per_client_cpu_s", Show: CSV | JSON,
-		Rep: func(x *Rep) Value {
-			s, ok := fullCPU(x)
-			return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
-		}},
+	{Key: "req_per_client_cpu_s", Show: CSV | JSON, Rep: func(x *Rep) Value {
+		s, ok := fullCPU(x)
+		return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
+	}},
 	{Key: "client_us_per_request", Unit: "µs", Label: "client µs/req", Show: CSV | JSON | Markdown, Order: 4, VOrder: 3, Sparse: true,
 		Rep: func(x *Rep) Value {
 			us, _, ok := x.A.ClientCPU.PerRequest(x.Rep.Total.Requests)
@@ -172,10 +171,9 @@ var cpuAndClient = []Measure{
 		Rep:     func(x *Rep) Value { return Truth(len(x.A.OtherLoadGroups) > 0) },
 		Variant: func(x *Variant) Value { return Truth(x.S.OtherLoadReps > 0) }},
 	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, CountInt(x.S.OtherLoadReps)) }},
-	{Key: "client_other_share", Unit: "share", Show: CSV | JSON,
-		Rep: func(x *Rep) Value {
-			return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return fixed(g.Others, 4) })
-		}},
+	{Key: "client_other_share", Unit: "share", Show: CSV | JSON, Rep: func(x *Rep) Value {
+		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return fixed(g.Others, 4) })
+	}},
 	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value {
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
 	}},
@@ -188,10 +186,9 @@ var cpuAndClient = []Measure{
 	counted(Measure{Key: "after_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.AfterClasses.Total() }),
 	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, false)) }},
 	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, true)) }},
-	{Key: "client_time_wait", Show: CSV | JSON,
-		Rep: func(x *Rep) Value {
-			return From(x.Rep.TimeWait, func(n *int) Value { return fixed(float64(*n), 0) })
-		}, Fact: &Fact{"time_wait", 16, timeWaitLine}},
+	{Key: "client_time_wait", Show: CSV | JSON, Fact: &Fact{"time_wait", 16, timeWaitLine}, Rep: func(x *Rep) Value {
+		return From(x.Rep.TimeWait, func(n *int) Value { return fixed(float64(*n), 0) })
+	}},
 	{Key: "client_peak_rss_mib", Unit: "MiB", Show: CSV | JSON,
 		Rep: func(x *Rep) Value { t := &x.Rep.Total; return If(t.PeakRSS > 0, F3(float64(t.PeakRSS)/(1<<20))) }},
 	{Key: "client_kib_per_slot", Unit: "KiB", Show: CSV | JSON,
@@ -264,13 +261,9 @@ var probes = []Measure{
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }
 
+// serverUse reads a repetition's server CPUs; none when not recorded.
 func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
-	return func(x *Rep) Value {
-		if x.A.ServerCPUs == nil {
-			return Value{}
-		}
-		return f(x.A.ServerCPUs)
-	}
+	return func(x *Rep) Value { return From(x.A.ServerCPUs, f) }
 }
 
 // serverCPUs: the server's CPUs and whether the window loaded it.
@@ -319,16 +312,14 @@ func serverVariantJSON(vs *analysis.VariantSummary) Value {
 
 // serverCPUsJSON is how a repetition used the server's CPUs (shares 0..1).
 func serverCPUsJSON(ra *analysis.RepReport) Value {
-	u := ra.ServerCPUs
-	if u == nil {
-		return Value{}
-	}
-	m := u.Measured
-	return Object(Dense(Fields{{"cpus", u.CPUs}, Omit("host", u.Host), Omit("busy", Opt(u.Busy, m)),
-		Omit("server", Opt(u.Server, m && u.HasServer)), Omit("kaeload", Opt(u.Kaeload, m)),
-		Omit("interrupts", Opt(u.Interrupts, m)), Omit("others", Opt(u.Others, m)), Omit("busiest", u.Top),
-		{"other_load", u.OtherLoad}, Omit("shared", u.Shared),
-		Omit("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
+	return From(ra.ServerCPUs, func(u *analysis.ServerCPUUse) Value {
+		m := u.Measured
+		return Object(Dense(Fields{{"cpus", u.CPUs}, Omit("host", u.Host), Omit("busy", Opt(u.Busy, m)),
+			Omit("server", Opt(u.Server, m && u.HasServer)), Omit("kaeload", Opt(u.Kaeload, m)),
+			Omit("interrupts", Opt(u.Interrupts, m)), Omit("others", Opt(u.Others, m)), Omit("busiest", u.Top),
+			{"other_load", u.OtherLoad}, Omit("shared", u.Shared),
+			Omit("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
+	})
 }
 
 // saturationJSON is whether a repetition loaded the server, when judged.

@@ -110,10 +110,9 @@ var pageOnly = []Measure{
 	}},
 	{Key: "client_busy_mean", Unit: "share", Show: Page,
 		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMean, 4)) }},
-	{Key: "server_busy", Unit: "share", Show: Page,
-		Rep: func(x *Rep) Value {
-			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return fixed(u.Busy, 4) })
-		}},
+	{Key: "server_busy", Unit: "share", Show: Page, Rep: func(x *Rep) Value {
+		return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return fixed(u.Busy, 4) })
+	}},
 	{Key: "intended_p99.9_ms", Unit: "ms", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
 	{Key: "server_cpu_reps", Show: Page,
