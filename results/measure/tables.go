@@ -23,10 +23,7 @@ func latencyRow(name, label string) Measure {
 		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
 		Rep: func(x *Rep) Value {
 			h := latencyOf(&x.Rep.Total.Latency, name)
-			if name == "intended" && (h == nil || h.Histogram == nil) {
-				return Value{}
-			}
-			return latencyWords(h, x.Param)
+			return If(name != "intended" || (h != nil && h.Histogram != nil), latencyWords(h, x.Param))
 		}}
 }
 
