@@ -1,3 +1,4 @@
+// Package format renders numbers and short phrases the same way in every output. It decides nothing.
 package format
 
 import (
@@ -13,15 +14,13 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Missing is what the formatters return for an undefined value (an empty
-// histogram, NaN, ±Inf); a renderer that wants another mark replaces it.
+// Missing is what the formatters return for an undefined value (an empty histogram, NaN, ±Inf).
 const Missing = "-"
 
 // Count renders n with thousands separators ("1,234,567").
 func Count(n uint64) string { return GroupDigits(strconv.FormatUint(n, 10)) }
 
-// Float renders v with thousands separators and decimals (-1: as few as
-// exact); a value that rounds to zero has no minus sign.
+// Float renders v with thousands separators and decimals (-1: as few as exact); no "-0".
 func Float(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing
@@ -57,31 +56,25 @@ func Percent(f float64) string {
 }
 
 // Delta renders a difference in percent: "+50.21 %", "> +10,000 %".
-func Delta(pct float64) string {
+func Delta(pct float64) string { return capped(pct, "%+.2f %%", "> +", "< -") }
+
+// Bound renders a symmetric bound in percent: "±4.80 %", "±>10,000 %".
+func Bound(pct float64) string { return capped(pct, "±%.2f %%", "±>", "±>") }
+
+// PercentCap is the largest percentage printed in full: beyond it (a ratio of 101) digits are noise.
+const PercentCap = 10000
+
+// capped renders pct by layout, beyond ±PercentCap as over or under it.
+func capped(pct float64, layout, over, under string) string {
 	switch {
 	case math.IsNaN(pct):
 		return Missing
 	case pct > PercentCap:
-		return "> +" + Float(PercentCap, 0) + " %"
+		return over + Float(PercentCap, 0) + " %"
 	case pct < -PercentCap:
-		return "< -" + Float(PercentCap, 0) + " %"
+		return under + Float(PercentCap, 0) + " %"
 	}
-	return fmt.Sprintf("%+.2f %%", pct)
-}
-
-// PercentCap is the largest percentage printed in full: beyond it (a
-// ratio of 101) the digits would only be noise.
-const PercentCap = 10000
-
-// Bound renders a symmetric bound in percent: "±4.80 %", "±>10,000 %".
-func Bound(pct float64) string {
-	switch {
-	case math.IsNaN(pct):
-		return Missing
-	case math.Abs(pct) > PercentCap:
-		return "±>" + Float(PercentCap, 0) + " %"
-	}
-	return fmt.Sprintf("±%.2f %%", pct)
+	return fmt.Sprintf(layout, pct)
 }
 
 // Millis renders microseconds as milliseconds: "2.591".
@@ -95,13 +88,8 @@ func QuantileMillis(h *results.Histogram, q float64) string {
 	return Millis(h.ValueAtQuantile(q))
 }
 
-// MaxMillis renders h's largest value in milliseconds.
-func MaxMillis(h *results.Histogram) string {
-	if results.EmptyHistogram(h) {
-		return Missing
-	}
-	return Millis(h.Max())
-}
+// MaxMillis renders h's largest value, its 100th percentile, in milliseconds.
+func MaxMillis(h *results.Histogram) string { return QuantileMillis(h, 100) }
 
 // PValue renders c's p-value with four decimals, "<0.0001" below, Missing untested.
 func PValue(c stats.Comparison) string { return formatP(c, c.PValue) }
@@ -119,7 +107,7 @@ func formatP(c stats.Comparison, p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
-// StatusClasses name the status classes of results.Counts.Status.
+// StatusClasses name results.Counts.Status.
 var StatusClasses = [6]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
 
 // StatusLine renders the status classes that occurred, "2xx 1,000  other 1", or "none".
@@ -152,8 +140,7 @@ func MDE(c stats.Comparison) string {
 	return Missing
 }
 
-// VerdictWords says what c means in words a user can act on, never "not
-// significant" alone; with its caution on fewer than three repetitions.
+// VerdictWords says what c means in words a user can act on, never "not significant" alone.
 func VerdictWords(c stats.Comparison) string {
 	w := verdictWords(c)
 	if c.Caution != "" {
@@ -162,8 +149,7 @@ func VerdictWords(c stats.Comparison) string {
 	return w
 }
 
-// VerdictLine is VerdictWords with what else the figures measured (the
-// caveat), so a difference is never called significant without it.
+// VerdictLine is VerdictWords with the caveat, so no difference is called significant without it.
 func VerdictLine(c stats.Comparison, caveat string) string {
 	w := VerdictWords(c)
 	if caveat == "" {
@@ -201,21 +187,14 @@ func verdictWords(c stats.Comparison) string {
 	return "not significant"
 }
 
-// SlotMemoryLine renders m: "39.6 MiB private at peak in 1 worker (1.5 MiB
-// idle); 33.1 KiB per connection slot", or why per slot is n/a.
+// SlotMemoryLine: "39.6 MiB private at peak in 1 worker (1.5 MiB idle); 33.1 KiB per connection slot".
 func SlotMemoryLine(m results.SlotMemory) string {
-	workers := "1 worker"
-	if m.Workers != 1 {
-		workers = fmt.Sprintf("%d workers", m.Workers)
-	}
+	workers := fmt.Sprintf("%d worker%s", m.Workers, map[bool]string{true: "s"}[m.Workers != 1])
 	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers, Rate(float64(m.Ready)/(1<<20)))
 	if m.Known {
 		return line + fmt.Sprintf("%s KiB per connection slot", Rate(m.PerSlot/1024))
 	}
-	slots := Count(uint64(m.Slots)) + " slots"
-	if m.Slots == 1 {
-		slots = "1 slot"
-	}
+	slots := Count(uint64(m.Slots)) + " slot" + map[bool]string{true: "s"}[m.Slots != 1]
 	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
 		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
 }
@@ -225,20 +204,16 @@ func Share(f float64) string {
 	if f > 0 && f < 0.00005 {
 		return "<0.01 %"
 	}
-	s := fmt.Sprintf("%.2f", f*100)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + " %"
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", f*100), "0"), ".") + " %"
 }
 
 // Micros renders a per-request CPU time in microseconds: "228", "12.5", "0.84".
 func Micros(us float64) string {
-	switch {
-	case us >= 100:
-		return fmt.Sprintf("%.0f", us)
-	case us >= 10:
-		return fmt.Sprintf("%.1f", us)
+	digits := 2
+	for lim := 10.0; us >= lim && digits > 0; lim *= 10 {
+		digits--
 	}
-	return fmt.Sprintf("%.2f", us)
+	return strconv.FormatFloat(us, 'f', digits, 64)
 }
 
 // HostLine describes an ssh host: its roles, machine, binary and clock.
@@ -255,10 +230,7 @@ func HostLine(h results.RemoteHost) string {
 		}
 	}
 	if h.Binary != "" {
-		how := "found"
-		if h.Uploaded {
-			how = "uploaded"
-		}
+		how := map[bool]string{true: "uploaded", false: "found"}[h.Uploaded]
 		fmt.Fprintf(&b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
 	}
 	if h.RTT > 0 {
@@ -278,8 +250,7 @@ func Message(s string) string {
 	return strconv.Quote(cut(s, 120))
 }
 
-// Plain writes a command's error message on one line, white space runs as
-// one space, cut to 300 bytes. Unlike Message it does not quote, so a
+// Plain writes an error message on one line, cut to 300 bytes; unquoted, unlike Message, so a
 // pattern such as `send_cnt:\s*(\d+)` reads as written.
 func Plain(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
@@ -289,7 +260,6 @@ func Plain(s string) string {
 	return cut(s, 300)
 }
 
-// cut cuts s to at most n bytes on a rune boundary, marking the cut "…".
 func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -311,7 +281,6 @@ func ErrorClasses(e results.ErrorCounts) string {
 	return strings.Join(parts, ", ")
 }
 
-// phaseErrors is "errors 1,400: status 1,400".
 func phaseErrors(total uint64, classes results.ErrorCounts) string {
 	s := "errors " + Count(total)
 	if c := ErrorClasses(classes); c != "" && total > 0 {
@@ -320,8 +289,8 @@ func phaseErrors(total uint64, classes results.ErrorCounts) string {
 	return s
 }
 
-// OutsideLine says what the client did outside its window, in no figure: "warm-up
-// 1,640 (errors 1,400: status 1,400), after the window 12 (errors 0), cut off 0".
+// OutsideLine says what the client did outside its window, counted in no figure: "warm-up 1,640
+// (errors 1,400: status 1,400), after the window 12 (errors 0), cut off 0".
 func OutsideLine(o *results.Outside) string {
 	after := o.AfterClasses.Total()
 	if o.AfterClasses.IsZero() { // a record made before the phases had classes
@@ -329,9 +298,4 @@ func OutsideLine(o *results.Outside) string {
 	}
 	return "warm-up " + Count(o.Warmup) + " (" + phaseErrors(o.WarmupErrorTotal(), o.WarmupClasses) + "), after the window " +
 		Count(o.Late) + " (" + phaseErrors(after, o.AfterClasses) + "), cut off " + Count(o.Abandoned)
-}
-
-// ReadinessLine is "readiness 1 (handshakes 1, connections 3)".
-func ReadinessLine(r *results.Readiness) string {
-	return "readiness " + Count(r.Requests) + " (handshakes " + Count(r.Handshakes) + ", connections " + Count(r.Connections) + ")"
 }

@@ -14,8 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// catalogue holds the measures in summary.csv's column order, JSON-only
-// ones beside the columns that show them in the CSV.
+// catalogue is in summary.csv's column order, JSON-only measures beside their CSV columns.
 var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
@@ -24,8 +23,8 @@ var counts = []Measure{
 	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, CountInt(x.S.FailedReps)) }},
 	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
-		Fact: fact("window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) })},
-	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms", Show: All | PartialRow, Each: spreads, Human: plain,
+		Fact: &Fact{"window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) }}},
+	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms", Show: All | PartialRow, Each: spreads,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.WindowSpread, func(s *results.WindowSpread) Value {
 				return F3(map[string]time.Duration{"start": s.Start, "end": s.End}[x.Param].Seconds() * 1e3)
@@ -33,20 +32,20 @@ var counts = []Measure{
 		}},
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
 		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
-		Fact: fact("caution", 2, func(x *Rep) string { return map[bool]string{true: notes.MisalignedWords}[analysis.Misaligned(x.Rep)] })},
+		Fact: &Fact{"caution", 2, func(x *Rep) string { return map[bool]string{true: notes.MisalignedWords}[analysis.Misaligned(x.Rep)] }}},
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
-		Fact: fact("requests", 2, requestsLine)}, func(c *results.Counts) uint64 { return c.Requests }),
+		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
 		Metric: "kaeload_window_requests_per_second",
 		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
 	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
 	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
-		Fact: fact("errors", 4, errorsLine)}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
+		Fact: &Fact{"errors", 4, errorsLine}}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare) }},
 	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) },
-		Fact:    fact("  %s", 5, errorClassLine)},
+		Fact:    &Fact{"  %s", 5, errorClassLine}},
 	counted(Measure{Key: "resumed", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Resumed }),
 }
 
@@ -60,7 +59,6 @@ func spreads(m *analysis.Report) []string {
 	return nil
 }
 
-// errorClasses are the error classes' names, a family's values.
 func errorClasses(*analysis.Report) []string {
 	var out []string
 	for c := range results.NumErrorClasses {
@@ -88,9 +86,8 @@ func plain(v Value) string {
 	return v.Text()
 }
 
-// latency is the q-th percentile of one latency ("handshake"), of the
-// repetition's histogram and of the variant's repetitions merged; in an
-// open loop alone for "intended".
+// latency is the q-th percentile of a latency ("handshake") of a repetition or of a variant's
+// repetitions merged; "intended" only in an open loop.
 func latency(name string, q int, label string, show Output, order, vorder int) Measure {
 	p := strconv.Itoa(q)
 	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
@@ -102,17 +99,14 @@ func latency(name string, q int, label string, show Output, order, vorder int) M
 		}}
 }
 
-// latencyOf is the histogram of latency name ("ttfb") in l.
 func latencyOf(l *results.Latency, name string) *results.Histogram {
 	return map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
 }
 
-// merged are a variant's latencies, its repetitions' histograms merged.
 func merged(s *summary) *results.Latency {
 	return &results.Latency{Connect: s.Connect, Handshake: s.Handshake, TTFB: s.TTFB, Total: s.Total, Intended: s.Intended}
 }
 
-// latencies: the percentiles of the latencies, the open loop's starts.
 var latencies = []Measure{
 	latency("connect", 50, "", JSON, 0, 0),
 	latency("connect", 99, "", JSON, 0, 0),
@@ -141,16 +135,15 @@ func fullCPU(x *Rep) (float64, bool) {
 // cpuAndClient: CPU, the client's flags, what it did outside the window, memory.
 var cpuAndClient = []Measure{
 	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
-		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMax)) },
-		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) }},
+		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMax, 4)) },
+		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, fixed(x.S.ClientBusyMax, 4)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
-		Fact: fact("client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) })},
-	{Key: "req_per_client_cpu_s", Show: CSV | JSON,
-		Rep: func(x *Rep) Value {
-			s, ok := fullCPU(x)
-			return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
-		}},
+		Fact: &Fact{"client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) }}},
+	{Key: "req_per_client_cpu_s", Show: CSV | JSON, Rep: func(x *Rep) Value {
+		s, ok := fullCPU(x)
+		return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
+	}},
 	{Key: "client_us_per_request", Unit: "µs", Label: "client µs/req", Show: CSV | JSON | Markdown, Order: 4, VOrder: 3, Sparse: true,
 		Rep: func(x *Rep) Value {
 			us, _, ok := x.A.ClientCPU.PerRequest(x.Rep.Total.Requests)
@@ -162,7 +155,7 @@ var cpuAndClient = []Measure{
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
-		Fact:    fact("server cpu", 12, serverCPULine)},
+		Fact:    &Fact{"server cpu", 12, serverCPULine}},
 	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {
@@ -178,37 +171,29 @@ var cpuAndClient = []Measure{
 		Rep:     func(x *Rep) Value { return Truth(len(x.A.OtherLoadGroups) > 0) },
 		Variant: func(x *Variant) Value { return Truth(x.S.OtherLoadReps > 0) }},
 	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, CountInt(x.S.OtherLoadReps)) }},
-	{Key: "client_other_share", Unit: "share", Show: CSV | JSON,
-		Rep: func(x *Rep) Value {
-			return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return F4(g.Others) })
-		}},
+	{Key: "client_other_share", Unit: "share", Show: CSV | JSON, Rep: func(x *Rep) Value {
+		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return fixed(g.Others, 4) })
+	}},
 	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value {
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
 	}},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
-	counted(Measure{Key: "unanswered", Show: CSV | JSON, Fact: fact("unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() })},
+	counted(Measure{Key: "unanswered", Show: CSV | JSON, Fact: &Fact{"unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() }}},
 		func(c *results.Counts) uint64 { return c.Outside.Unanswered.Total() }),
 	counted(Measure{Key: "warmup_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Warmup }),
 	counted(Measure{Key: "warmup_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.WarmupErrorTotal() }),
 	counted(Measure{Key: "after_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Late }),
 	counted(Measure{Key: "after_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.AfterClasses.Total() }),
-	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value {
-		o := &x.Rep.Total.Outside
-		return Object(phaseJSON(o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, 0))
+	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, false)) }},
+	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, true)) }},
+	{Key: "client_time_wait", Show: CSV | JSON, Fact: &Fact{"time_wait", 16, timeWaitLine}, Rep: func(x *Rep) Value {
+		return From(x.Rep.TimeWait, func(n *int) Value { return fixed(float64(*n), 0) })
 	}},
-	{Key: "after", Show: JSON, Rep: func(x *Rep) Value {
-		o := &x.Rep.Total.Outside
-		return Object(phaseJSON(o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned))
-	}},
-	{Key: "client_time_wait", Show: CSV | JSON,
-		Rep: func(x *Rep) Value {
-			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })
-		}, Fact: fact("time_wait", 16, timeWaitLine)},
 	{Key: "client_peak_rss_mib", Unit: "MiB", Show: CSV | JSON,
 		Rep: func(x *Rep) Value { t := &x.Rep.Total; return If(t.PeakRSS > 0, F3(float64(t.PeakRSS)/(1<<20))) }},
 	{Key: "client_kib_per_slot", Unit: "KiB", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { m, ok := x.Rep.SlotMemory(); return If(ok && m.Known, F3(m.PerSlot/1024)) },
-		Fact: fact("client memory", 15, memoryLine)},
+		Fact: &Fact{"client memory", 15, memoryLine}},
 }
 
 // busiest is "comm pid N" of the first of top; none for none.
@@ -219,7 +204,6 @@ func busiest(top []results.ProcessCPU) Value {
 	return Words(fmt.Sprintf("%s pid %d", top[0].Comm, top[0].PID))
 }
 
-// repsOf is "K of N reps".
 func repsOf(k, n int) string { return fmt.Sprintf("%d of %d reps", k, n) }
 
 // repFailed is a repetition's failure, or a partial window's line.
@@ -242,20 +226,17 @@ func variantFailed(x *Variant) Value {
 	return Words(strings.Join(parts, "; "))
 }
 
-// probeNames are the probes read in m's run, sorted: a family's values.
 func probeNames(m *analysis.Report) []string {
-	set := map[string]bool{}
+	set := map[string]results.ProbeReading{}
 	for i := range m.Run.Variants {
 		for j := range m.Run.Variants[i].Reps {
-			for k := range m.Run.Variants[i].Reps[j].Probes {
-				set[k] = true
-			}
+			maps.Copy(set, m.Run.Variants[i].Reps[j].Probes)
 		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }
 
-// probe reads the repetition's successful reading of probe x.Param.
+// probe and probeSummary read probe x.Param of a repetition (read without error) and of a variant.
 func probe(f func(p results.ProbeReading, requests uint64) Value) func(*Rep) Value {
 	return func(x *Rep) Value {
 		p, ok := x.Rep.Probes[x.Param]
@@ -263,7 +244,6 @@ func probe(f func(p results.ProbeReading, requests uint64) Value) func(*Rep) Val
 	}
 }
 
-// probeSummary reads the variant's summary of probe x.Param, when it has one.
 func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 	return func(x *Variant) Value {
 		return From(find(x.S.Probes, func(p *analysis.ProbeSummary) bool { return p.Name == x.Param }), f)
@@ -272,33 +252,28 @@ func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 
 // probes: each probe's delta over the window and per request.
 var probes = []Measure{
-	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: fact("probe %s", 17, probeLine),
+	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: &Fact{"probe %s", 17, probeLine},
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
 		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })},
 	{Key: "probe.%s.per_request", Show: CSV, Each: probeNames,
-		Rep:     probe(func(p results.ProbeReading, n uint64) Value { return If(n > 0, F6(p.Delta()/float64(n))) }),
-		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })},
+		Rep:     probe(func(p results.ProbeReading, n uint64) Value { return If(n > 0, fixed(p.Delta()/float64(n), 6)) }),
+		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, fixed(p.PerRequest, 6)) })},
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }
 
 // serverUse reads a repetition's server CPUs; none when not recorded.
 func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
-	return func(x *Rep) Value {
-		if x.A.ServerCPUs == nil {
-			return Value{}
-		}
-		return f(x.A.ServerCPUs)
-	}
+	return func(x *Rep) Value { return From(x.A.ServerCPUs, f) }
 }
 
 // serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
 	{Key: "server_cpus", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
 	{Key: "server_cpus_busy", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
-		return If(u.Measured, F4(u.Busy))
+		return If(u.Measured, fixed(u.Busy, 4))
 	})},
 	{Key: "server_cpus_other_share", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
-		return If(u.Measured, F4(u.Others))
+		return If(u.Measured, fixed(u.Others, 4))
 	})},
 	{Key: "server_cpus_busiest", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return busiest(u.Top) })},
 	{Key: "server_other_load", Show: CSV,
@@ -326,9 +301,8 @@ var serverCPUs = []Measure{
 	{Key: "saturation", Show: JSON, Rep: func(x *Rep) Value { return saturationJSON(x.A) }},
 }
 
-// serverVariantJSON is a variant's server-side verdicts: repetitions with
-// OTHER LOAD on the server's CPUs, with a client group on them, with
-// either (shared says how); those judged for saturation, NOT SATURATED.
+// serverVariantJSON counts a variant's repetitions with OTHER LOAD on the server's CPUs, with a
+// client group on them, with either (shared says how), judged for saturation, NOT SATURATED.
 func serverVariantJSON(vs *analysis.VariantSummary) Value {
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{
 		{"other_load_reps", vs.ServerOtherLoadReps}, {"shared_cpu_reps", vs.SharedCPUReps}, {"shared_reps", vs.ServerSharedReps},
@@ -338,16 +312,14 @@ func serverVariantJSON(vs *analysis.VariantSummary) Value {
 
 // serverCPUsJSON is how a repetition used the server's CPUs (shares 0..1).
 func serverCPUsJSON(ra *analysis.RepReport) Value {
-	u := ra.ServerCPUs
-	if u == nil {
-		return Value{}
-	}
-	m := u.Measured
-	return Object(Dense(Fields{{"cpus", u.CPUs}, Omit("host", u.Host), Omit("busy", Opt(u.Busy, m)),
-		Omit("server", Opt(u.Server, m && u.HasServer)), Omit("kaeload", Opt(u.Kaeload, m)),
-		Omit("interrupts", Opt(u.Interrupts, m)), Omit("others", Opt(u.Others, m)), Omit("busiest", u.Top),
-		{"other_load", u.OtherLoad}, Omit("shared", u.Shared),
-		Omit("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
+	return From(ra.ServerCPUs, func(u *analysis.ServerCPUUse) Value {
+		m := u.Measured
+		return Object(Dense(Fields{{"cpus", u.CPUs}, Omit("host", u.Host), Omit("busy", Opt(u.Busy, m)),
+			Omit("server", Opt(u.Server, m && u.HasServer)), Omit("kaeload", Opt(u.Kaeload, m)),
+			Omit("interrupts", Opt(u.Interrupts, m)), Omit("others", Opt(u.Others, m)), Omit("busiest", u.Top),
+			{"other_load", u.OtherLoad}, Omit("shared", u.Shared),
+			Omit("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
+	})
 }
 
 // saturationJSON is whether a repetition loaded the server, when judged.

@@ -14,7 +14,6 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// summary is what a variant's measures read most.
 type summary = analysis.VariantSummary
 
 // tested reads a variant compared with the baseline by a test that ran.
@@ -86,14 +85,12 @@ var comparison = []Measure{
 		Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
 }
 
-// OwnCaveat is v's verdict caveat without the baseline's flags, which
-// the text report says once, under the baseline.
+// OwnCaveat is v's verdict caveat without the baseline's flags, said once under the baseline.
 func OwnCaveat(v *summary) string {
 	own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.B("baseline") })
 	return notes.Join(own, "; ")
 }
 
-// anyServerCPU says whether any variant of m has requests per server CPU-second.
 func anyServerCPU(m *analysis.Report) bool {
 	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
 		_, ok := v.RequestsPerServerCPU()
@@ -123,8 +120,7 @@ func DeltaCell(s *analysis.RunSummary, v *summary) string {
 	return format.Delta(v.Comparison.DeltaPct)
 }
 
-// MDECell is v's MDE with the repetitions that inflate it, when one does
-// (VariantSummary.MDESpread): "±180.85 % (spread: baseline rep 2 …)".
+// MDECell is v's MDE with the repetitions that inflate it: "±180.85 % (spread: baseline rep 2 …)".
 func MDECell(v *summary) string {
 	if v.MDESpread.IsZero() {
 		return format.MDE(v.Comparison)
@@ -132,8 +128,8 @@ func MDECell(v *summary) string {
 	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread.String() + ")"
 }
 
-// ServerCPUDeltaCell is v's requests per server CPU-second against the
-// baseline's: "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-".
+// ServerCPUDeltaCell is v's requests per server CPU-second against the baseline's:
+// "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-".
 func ServerCPUDeltaCell(v *summary) string {
 	switch c := v.ServerCPUComparison; {
 	case v.IsBaseline:
@@ -146,8 +142,7 @@ func ServerCPUDeltaCell(v *summary) string {
 	}
 }
 
-// flags are "LABEL (K of N reps)" for each label whose count K is above 0,
-// without the count for a variant of one repetition unless always.
+// flags are "LABEL (K of N reps)" for each count K above 0; just LABEL for one rep unless always.
 func flags(v *summary, always bool, labels []string, counts ...int) []string {
 	var out []string
 	for i, k := range counts {
@@ -161,8 +156,7 @@ func flags(v *summary, always bool, labels []string, counts ...int) []string {
 	return out
 }
 
-// NotesCell marks the best variant of a sweep, its failed, client-bound and
-// other-loaded repetitions and its ServerNotes.
+// NotesCell marks the best variant of a sweep, its flagged repetitions and its ServerNotes.
 func NotesCell(v *summary) string {
 	var notes []string
 	switch {
@@ -182,8 +176,7 @@ func ServerNotes(v *summary) []string {
 	return flags(v, false, []string{shared, "NOT SATURATED"}, v.ServerSharedReps, v.NotSaturatedReps)
 }
 
-// thresholdCell is "pass", or "crossed: EXPR; EXPR" naming the
-// thresholds the variant crossed (MetricVs ones count for their Variant).
+// thresholdCell is "pass" or "crossed: EXPR; EXPR" (MetricVs ones count for their Variant).
 func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 	var crossed []string
 	for _, c := range cs {
@@ -237,8 +230,7 @@ func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) fun
 	})
 }
 
-// runCell is a column of the comparison of stored runs (analysis.RunsReport);
-// a label's %s is the reference run's name.
+// runCell is a column of the comparison of stored runs; a label's %s is the reference run's name.
 func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
 	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left, Variant: f}
 }
@@ -246,16 +238,12 @@ func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
 	m := runCell(key, label, false, inRun(func(v *summary) string {
-		if v.Scheduled == 0 {
-			return ""
-		}
-		return f(v)
+		return map[bool]string{true: f(v)}[v.Scheduled > 0]
 	}))
 	m.Sparse, m.Human = true, plain
 	return m
 }
 
-// runs: the comparison of stored runs.
 var runs = []Measure{
 	runCell("n", "n", false, inRun(func(v *summary) string { return strconv.Itoa(v.Stats.N) })),
 	runCell("mean_req_per_s", "mean req/s", false, inRun(func(v *summary) string { return If(v.Stats.N > 0, F3(v.Stats.Mean)).Human() })),
@@ -282,7 +270,6 @@ var searchUnit = map[results.Objective]string{
 	results.ObjectiveRate: "req_per_s", results.ObjectiveRatePerCPU: "req_per_server_cpu_s", results.ObjectiveP99: "p99_handshake_ms",
 }
 
-// find is the first element of xs that ok accepts; nil for none.
 func find[T any](xs []T, ok func(*T) bool) *T {
 	for i := range xs {
 		if ok(&xs[i]) {
@@ -297,29 +284,26 @@ func searchPoint(x *Variant) *analysis.SearchPoint {
 	return find(x.R.Search.Points, func(p *analysis.SearchPoint) bool { return p.Variant == x.Name && p.Stats.N > 0 })
 }
 
-// capacityOf is the capacity answer of the variant; nil without one.
 func capacityOf(x *Variant) *results.Capacity {
 	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
-// serverCPUColumn is a CSV column of a variant's requests per server CPU-second.
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second, read by
+// serverCPUStats, or by serverCPUTested of their comparison with the baseline's.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }
 
-// serverCPUStats reads a variant's requests per server CPU-second.
 func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
 }
 
-// serverCPUTested reads their comparison with the baseline's.
 func serverCPUTested(f func(c *stats.Comparison) Value) func(*Variant) Value {
 	return func(x *Variant) Value {
 		return If(!x.S.IsBaseline && x.S.ServerCPUComparison.Tested(), f(&x.S.ServerCPUComparison))
 	}
 }
 
-func hasThresholds(m *analysis.Report) bool { return len(m.Thresholds) > 0 }
 func hasSoftRatio(m *analysis.Report) bool {
 	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
 }
@@ -339,7 +323,7 @@ func hasServerCPU(m *analysis.Report) bool {
 // answers: thresholds, searches, capacities and requests per server CPU-second.
 var answers = []Measure{
 	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML, When: hasSoftRatio, Variant: softRatioModel},
-	{Key: "thresholds", Show: CSV, When: hasThresholds,
+	{Key: "thresholds", Show: CSV, When: func(m *analysis.Report) bool { return len(m.Thresholds) > 0 },
 		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
 	{Key: "search_best", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {
 		p, ss := searchPoint(x), x.R.Search

@@ -11,30 +11,25 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is a measure's line among a repetition's facts in the text report,
-// placed by Order (0: after those placed); no row where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report, placed by Order
+// (0: after those placed); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
 	Line  func(*Rep) string
 }
 
-func fact(label string, order int, line func(*Rep) string) *Fact { return &Fact{label, order, line} }
-
-// FactColumns are the columns among a repetition's facts in the text
-// report, in order: those worded (Fact) and the others marked Facts.
+// FactColumns are the columns among a repetition's facts, in order: those worded and those marked.
 func FactColumns(m *analysis.Report) []Column {
 	cols := slices.DeleteFunc(Columns(m, ^Output(0)), func(c Column) bool {
 		return c.Fact == nil && (c.Rep == nil || c.Show&Facts == 0)
 	})
-	order := func(c Column) int {
+	return sorted(cols, func(c Column) int {
 		if c.Fact == nil {
-			return rank(0)
+			return 0
 		}
-		return rank(c.Fact.Order)
-	}
-	slices.SortStableFunc(cols, func(a, b Column) int { return order(a) - order(b) })
-	return cols
+		return c.Fact.Order
+	})
 }
 
 // FactRow is c's label and line for x; ok is false for no row.
@@ -50,20 +45,20 @@ func (c Column) FactRow(x *Rep) (label, line string, ok bool) {
 
 // facts: the lines the text report always words, beside the measures.
 var facts = []Measure{
-	{Key: "open_loop", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() })},
-	{Key: "ports_hint", Show: Facts, Fact: fact("", 6, func(x *Rep) string {
+	{Key: "open_loop", Show: Facts, Fact: &Fact{"open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() }}},
+	{Key: "ports_hint", Show: Facts, Fact: &Fact{"", 6, func(x *Rep) string {
 		return map[bool]string{true: results.PortsHint}[x.Rep.Total.Errors[results.ErrPorts].Count > 0]
-	})},
-	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: fact("handshakes", 8, func(x *Rep) string {
+	}}},
+	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: &Fact{"handshakes", 8, func(x *Rep) string {
 		t := &x.Rep.Total
 		return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
-	})},
+	}}},
 	{Key: "connections", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
-		Fact: fact("connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) })},
+		Fact: &Fact{"connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) }}},
 	{Key: "status", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
-		Fact: fact("status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) })},
-	{Key: "server_cpus_words", Show: Facts, Fact: fact("server's cpus", 13, serverCPUsLine)},
-	{Key: "in_flight", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string {
+		Fact: &Fact{"status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) }}},
+	{Key: "server_cpus_words", Show: Facts, Fact: &Fact{"server's cpus", 13, serverCPUsLine}},
+	{Key: "in_flight", Show: Facts, Fact: &Fact{"in flight", 14, func(x *Rep) string {
 		// Little's law for a closed loop, when judged.
 		s := x.A.Saturation
 		if !s.Judged || s.MeanLatency <= 0 {
@@ -71,20 +66,21 @@ var facts = []Measure{
 		}
 		return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)", format.Count(uint64(s.Connections)),
 			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
-	})},
-	{Key: "not_counted", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
+	}}},
+	{Key: "not_counted", Show: Facts, Fact: &Fact{"not counted", 18, func(x *Rep) string {
 		var parts []string
 		if o := x.Rep.Total.Outside; o != (results.Outside{}) {
 			parts = append(parts, format.OutsideLine(&o))
 		}
 		if r := x.Rep.Readiness; r != nil {
-			parts = append(parts, format.ReadinessLine(r))
+			parts = append(parts, "readiness "+format.Count(r.Requests)+" (handshakes "+format.Count(r.Handshakes)+
+				", connections "+format.Count(r.Connections)+")")
 		}
 		return strings.Join(parts, ", ")
-	})},
-	{Key: "negotiated_none", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
+	}}},
+	{Key: "negotiated_none", Show: Facts, Fact: &Fact{"negotiated", 19, func(x *Rep) string {
 		return map[bool]string{true: "none"}[len(x.Rep.Total.Negotiated) == 0]
-	})},
+	}}},
 }
 
 // requestsLine is "N  (K succeeded, R req/s, client U µs per request)".
@@ -117,8 +113,7 @@ func errorClassLine(x *Rep) string {
 	return ""
 }
 
-// memoryLine is the client's memory per slot, or for a run recorded
-// before workers measured it, the peak RSS summed over the workers.
+// memoryLine is the client's memory per slot, or before workers measured it, their summed peak RSS.
 func memoryLine(x *Rep) string {
 	if m, ok := x.Rep.SlotMemory(); ok {
 		return format.SlotMemoryLine(m)
@@ -142,8 +137,7 @@ func timeWaitLine(x *Rep) string {
 	return tw
 }
 
-// clientCPULine is a repetition's client CPU: kaeload's own time when
-// recorded and the groups' CPUs' busy time (each CPU once); "" unmeasured.
+// clientCPULine is kaeload's own CPU time, if recorded, and the groups' CPUs' busy time (each CPU once).
 func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	if c.Measured == 0 {
 		return ""
@@ -161,8 +155,7 @@ func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	return line
 }
 
-// serverCPULine is a repetition's server CPU and the processes measured
-// as the server ("server: nginx (pids 30337, 30338)"); "" when not measured.
+// serverCPULine is the server's CPU and processes ("server: nginx (pids 30337, 30338)"), if measured.
 func serverCPULine(x *Rep) string {
 	u := x.Rep.ServerCPU
 	if u == nil {
@@ -188,7 +181,6 @@ func serverCPULine(x *Rep) string {
 	return line
 }
 
-// probeLine is one probe reading of a repetition.
 func probeLine(x *Rep) string {
 	p, ok := x.Rep.Probes[x.Param]
 	switch {
@@ -204,8 +196,7 @@ func probeLine(x *Rep) string {
 	return line
 }
 
-// serverCPUsLine says how a repetition used the server's CPUs: "CPU 0
-// 100.0 % busy: the server 40 %, kaeload 27 %, interrupts 4 %, others 29 %".
+// serverCPUsLine: "CPU 0 100.0 % busy: the server 40 %, kaeload 27 %, interrupts 4 %, others 29 %".
 func serverCPUsLine(x *Rep) string {
 	u := x.A.ServerCPUs
 	if u == nil || !u.Measured {

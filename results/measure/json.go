@@ -33,11 +33,10 @@ func Opt[T any](v T, ok bool) *T {
 	return &v
 }
 
-// MarshalJSON writes f as an object in order, as json.Marshal would.
+// MarshalJSON writes f in order, as json.Marshal would.
 func (f Fields) MarshalJSON() ([]byte, error) { return f.Marshal(true) }
 
-// Marshal writes f as an object in order, escaping "<", ">" and "&" in
-// strings when html (encoding/json compacts the newlines Encode ends with).
+// Marshal writes f in order, escaping "<", ">" and "&" when html (json compacts Encode's newlines).
 func (f Fields) Marshal(html bool) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -55,8 +54,7 @@ func (f Fields) Marshal(html bool) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Set sets the field at the dotted path to v, making the objects on the
-// way; a nil v only makes them.
+// Set sets the field at the dotted path to v, making the objects on the way; a nil v only makes them.
 func (f *Fields) Set(path string, v any) {
 	head, rest, nested := strings.Cut(path, ".")
 	i := slices.IndexFunc(*f, func(fd Field) bool { return fd.Key == head })
@@ -71,8 +69,7 @@ func (f *Fields) Set(path string, v any) {
 	}
 }
 
-// UnmarshalJSON reads an object back, its fields sorted by key; nested
-// objects become Fields, the rest as encoding/json reads into an any.
+// UnmarshalJSON reads an object back, its fields sorted by key and nested objects as *Fields.
 func (f *Fields) UnmarshalJSON(b []byte) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -82,7 +79,7 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var v any
 		if sub := (Fields{}); bytes.HasPrefix(bytes.TrimSpace(m[k]), []byte("{")) && sub.UnmarshalJSON(m[k]) == nil {
-			v = sub
+			v = &sub
 		} else if err := json.Unmarshal(m[k], &v); err != nil {
 			return err
 		}
@@ -94,18 +91,14 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 // Get is the value at the dotted path; nil when absent.
 func (f Fields) Get(path string) any {
 	head, rest, nested := strings.Cut(path, ".")
-	i := slices.IndexFunc(f, func(fd Field) bool { return fd.Key == head })
-	switch {
-	case i < 0:
-		return nil
-	case !nested:
-		return f[i].Value
+	for _, fd := range f {
+		if sub, ok := fd.Value.(*Fields); fd.Key == head && nested && ok {
+			return sub.Get(rest)
+		} else if fd.Key == head && !nested {
+			return fd.Value
+		}
 	}
-	if p, ok := f[i].Value.(*Fields); ok {
-		return p.Get(rest)
-	}
-	sub, _ := f[i].Value.(Fields)
-	return sub.Get(rest)
+	return nil
 }
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.
@@ -130,8 +123,7 @@ func VariantJSON(x *Variant) Fields {
 	return f
 }
 
-// empty says whether encoding/json's omitempty (omitzero for an array)
-// leaves v out; a struct is never empty.
+// empty says whether omitempty (omitzero for an array) leaves v out; a struct is never empty.
 func empty(v any) bool {
 	switch r := reflect.ValueOf(v); r.Kind() {
 	case reflect.Invalid:
@@ -145,7 +137,7 @@ func empty(v any) bool {
 	}
 }
 
-// Omit is a field that Dense leaves out when its value is empty.
+// Omit is a field that Dense leaves out when v is empty.
 func Omit(key string, v any) Field {
 	if empty(v) {
 		v = nil
@@ -158,7 +150,6 @@ func Dense(f Fields) Fields {
 	return slices.DeleteFunc(f, func(fd Field) bool { return fd.Value == nil })
 }
 
-// each is f of every element of xs, as a JSON array.
 func each[T any](xs []T, f func(T) Fields) []Fields {
 	var out []Fields
 	for _, x := range xs {
@@ -167,8 +158,7 @@ func each[T any](xs []T, f func(T) Fields) []Fields {
 	return out
 }
 
-// timelineJSON: a repetition's timeline and its analysis, summed up in the
-// CSV; a repetition stored before timelines has none of it (its fields empty).
+// timelineJSON: a repetition's timeline and its analysis (empty for one stored before timelines).
 var timelineJSON = []Measure{
 	{Key: "no_timeline", Show: JSON, Rep: func(x *Rep) Value { return If(x.A.Timeline.NoTimeline, Truth(true)) }},
 	{Key: "interval_s", Unit: "s", Show: JSON, Rep: withTimeline(func(tl *diagnosis.Repetition) Value { return G(tl.Interval.Seconds()) })},
@@ -206,8 +196,7 @@ var timelineJSON = []Measure{
 	{Key: "not_judged", Show: JSON, Rep: func(x *Rep) Value { return Object(x.A.Timeline.Unjudged.Strings()) }},
 }
 
-// pointJSON is one interval of a timeline: seconds from the window's
-// start, counts, latency percentiles in ms and CPU shares (0..1).
+// pointJSON is a timeline's interval: seconds from the window's start, counts, ms, shares (0..1).
 func pointJSON(p results.Point) Fields {
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	return Dense(Fields{{"start_s", p.Start.Seconds()}, {"length_s", p.Length.Seconds()}, {"requests", p.Requests},
@@ -217,9 +206,12 @@ func pointJSON(p results.Point) Fields {
 		Omit("client_busy", p.ProcessBusy), Omit("client_cpus_busy", p.CPUsBusy), Omit("server_busy", p.ServerBusy)})
 }
 
-// phaseJSON is what a repetition's client did in a phase outside its
-// window; cutOff, after the window only, the requests that never completed.
-func phaseJSON(responses uint64, status [6]uint64, errs uint64, classes results.ErrorCounts, cutOff uint64) Fields {
+// phaseJSON is what the client did before the window, or after it (cut off: requests never completed).
+func phaseJSON(o *results.Outside, after bool) Fields {
+	responses, status, errs, classes, cutOff := o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, uint64(0)
+	if after {
+		responses, status, errs, classes, cutOff = o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned
+	}
 	byStatus := map[string]uint64{}
 	for i, n := range status {
 		if n > 0 {

@@ -1,9 +1,9 @@
-// Package measure is the catalogue of what kaeload reports: each quantity
-// of a repetition or a variant is declared once, with its key, unit, label,
-// reading and outputs. The renderers range over Columns and name none.
+// Package measure is the catalogue of what kaeload reports: each quantity is declared once,
+// with its key, unit, label, reading and outputs; the renderers range over Columns.
 package measure
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -18,6 +18,7 @@ import (
 // Output is a set of outputs (and kinds of CSV row) that show a measure.
 type Output uint16
 
+// The outputs and kinds of CSV row.
 const (
 	Text Output = 1 << iota
 	Markdown
@@ -34,37 +35,31 @@ const (
 	Groups        // the text report's groups table of a repetition
 	PageLatencies // the HTML page's latency table of a variant
 	Page          // only the HTML page's own tables, which place it by key
-	// Tables are the text and Markdown comparison and repetition tables.
-	Tables = Text | Markdown
-	All    = Tables | Facts | HTML | CSV | JSON | OpenMetrics
+	Tables        = Text | Markdown
+	All           = Tables | Facts | HTML | CSV | JSON | OpenMetrics
 )
 
-// Measure is one quantity. Rep reads it from a repetition, Variant from a
-// variant; a nil one leaves the cell empty. When limits it to some runs.
+// Measure is one quantity, read by Rep of a repetition and by Variant of a variant (nil: no cell).
+// Key names its CSV column and JSON field (JSONKey "a.b" nests); Each fills a %s in Key (a family).
+// Human writes it for the tables (nil: by its unit, else Value.Human). Order and VOrder place it in
+// the repetition and variant tables (0: after those placed; with neither, in every table it fills).
+// Sparse drops it from a variant table none fills; Metric is its gauge ("": "kaeload_" + Key).
 type Measure struct {
-	// Key names its CSV column and, shown in JSON, its field (or JSONKey:
-	// "a.b" nests); a %s in Key is filled by each value of Each (a family).
-	Key, JSONKey string
-	Unit, Label  string
-	Show         Output
-	Rep          func(*Rep) Value
-	Variant      func(*Variant) Value
-	When         func(*analysis.Report) bool
-	Each         func(*analysis.Report) []string
-	// Human writes a value for the tables (by its unit's, else Value.Human, when nil).
-	Human func(Value) string
-	// Order and VOrder place it in the repetition and variant tables (0:
-	// after those placed; with neither it goes to every table it can fill).
-	Order, VOrder int
-	// Left aligns it left; Sparse drops it from a variant table none fills.
-	Left, Sparse bool
-	Metric       string // its OpenMetrics gauge ("kaeload_" + Key when "")
-	Fact         *Fact  // its line among a repetition's facts in the text report
+	Key, JSONKey, Unit, Label string
+	Show                      Output
+	Rep                       func(*Rep) Value
+	Variant                   func(*Variant) Value
+	When                      func(*analysis.Report) bool
+	Each                      func(*analysis.Report) []string
+	Human                     func(Value) string
+	Order, VOrder             int
+	Left, Sparse              bool
+	Metric                    string
+	Fact                      *Fact
 }
 
-// Rep is what a repetition's measure reads: A is nil for a partial or
-// excluded window, whose Note is the reports' line on it; G is the group
-// a Groups measure reads.
+// Rep is what a repetition's measure reads: A is nil for a partial or excluded window,
+// whose Note is the reports' line on it; G is the group a Groups measure reads.
 type Rep struct {
 	R     *analysis.Report
 	V     *results.Variant
@@ -75,10 +70,8 @@ type Rep struct {
 	G     *results.Group
 }
 
-// Variant is what a variant's measure reads: S and V are nil for a variant
-// never measured; Sum adds up its repetitions' counts. In a comparison of
-// runs only S (nil for a run without the variant), Run (0: the reference)
-// and Compared (with the reference) are set.
+// Variant is what a variant's measure reads: S and V are nil for a variant never measured;
+// in a comparison of runs only S (nil: the run lacks it), Run (0: the reference) and Compared.
 type Variant struct {
 	R        *analysis.Report
 	I        int
@@ -89,7 +82,7 @@ type Variant struct {
 	Param    string
 	Run      int
 	Compared bool
-	G        *VariantGroup // the group a row of the page's groups table reads
+	G        *VariantGroup
 }
 
 // NewRunsCell is the context of variant k in run i of rr.
@@ -134,7 +127,7 @@ func (c Column) JSONName() string {
 	return ""
 }
 
-// OfRep is the column's value for x; empty without a Rep reading.
+// OfRep is the column's value for repetition x; none without a reading.
 func (c Column) OfRep(x *Rep) Value {
 	if c.Rep == nil || (x.A == nil && c.Show&PartialRow == 0) {
 		return Value{}
@@ -143,7 +136,7 @@ func (c Column) OfRep(x *Rep) Value {
 	return c.Rep(x)
 }
 
-// OfVariant is the column's value for x; empty without a Variant reading.
+// OfVariant is the column's value for variant x; none without a reading.
 func (c Column) OfVariant(x *Variant) Value {
 	if c.Variant == nil || (x.S == nil && c.Show&UnmeasuredRow == 0) {
 		return Value{}
@@ -154,7 +147,11 @@ func (c Column) OfVariant(x *Variant) Value {
 
 // unitHuman writes a number of a unit for the tables.
 var unitHuman = map[string]func(float64) string{
-	"share": format.Percent, "µs": format.Micros, "s": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+	"share": format.Percent, "µs": format.Micros, "s": decimals(2), "ms": decimals(3),
+}
+
+func decimals(n int) func(float64) string {
+	return func(x float64) string { return strconv.FormatFloat(x, 'f', n, 64) }
 }
 
 // Text is v as the tables show it.
@@ -193,12 +190,10 @@ func Columns(m *analysis.Report, out Output) []Column {
 // RepColumns are the columns of out's repetition tables, in order.
 func RepColumns(m *analysis.Report, out Output) []Column {
 	cols := slices.DeleteFunc(Columns(m, out), func(c Column) bool { return c.Rep == nil || (c.Order == 0 && c.VOrder > 0) })
-	slices.SortStableFunc(cols, func(a, b Column) int { return rank(a.Order) - rank(b.Order) })
-	return cols
+	return sorted(cols, func(c Column) int { return c.Order })
 }
 
-// VariantColumns are the columns of out's variant tables, in order, but
-// the sparse ones no variant of m fills.
+// VariantColumns are the columns of out's variant tables, in order, but the sparse ones none fills.
 func VariantColumns(m *analysis.Report, out Output) []Column {
 	var xs []*Variant
 	for i := range m.Summary.Variants {
@@ -225,56 +220,63 @@ func variantColumns(cols []Column, xs []*Variant) []Column {
 		}
 		return c.Sparse && !slices.ContainsFunc(xs, func(x *Variant) bool { return x.S != nil && c.OfVariant(x).Kind != None })
 	})
-	slices.SortStableFunc(cols, func(a, b Column) int { return rank(a.VOrder) - rank(b.VOrder) })
+	return sorted(cols, func(c Column) int { return c.VOrder })
+}
+
+// sorted is cols by order, those of order 0 last.
+func sorted(cols []Column, order func(Column) int) []Column {
+	rank := func(c Column) int { return cmp.Or(order(c), 1<<20) }
+	slices.SortStableFunc(cols, func(a, b Column) int { return rank(a) - rank(b) })
 	return cols
 }
 
-func rank(order int) int {
-	if order == 0 {
-		return 1 << 20
-	}
-	return order
-}
-
-// replaceParam is key with its %s, if any, replaced by p.
 func replaceParam(key, p string) string { return strings.Replace(key, "%s", p, 1) }
 
 // Kind says how a Value is written.
 type Kind uint8
 
+// The kinds of Value; None is no value.
 const (
 	None Kind = iota
 	Int
 	Fixed
 	General
-	Millis
 	Bool
 	Str
 	Obj
 )
 
-// Value is one reading: a number of Digits decimals (Fixed), of ten
-// significant digits (General) or of microseconds shown in ms (Millis), a
-// count, a truth, words, or a structure only JSON shows.
+// Value is one reading: a count, a number, a truth, words or a JSON object; S is its words or CSV cell.
 type Value struct {
-	Kind   Kind
-	N      uint64
-	F      float64
-	Digits int
-	S      string
-	B      bool
-	O      any
+	Kind Kind
+	N    uint64
+	F    float64
+	S    string
+	B    bool
+	O    any
 }
 
-// Count is a count; F3, F4 and F6 are numbers of 3, 4, 6 decimals.
-func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n)} }
+// Count is a count.
+func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n), S: fmt.Sprint(n)} }
+
+// CountInt is a count of an int.
 func CountInt(n int) Value { return Count(uint64(n)) }
-func F3(x float64) Value   { return Value{Kind: Fixed, F: x, Digits: 3} }
-func F4(x float64) Value   { return Value{Kind: Fixed, F: x, Digits: 4} }
-func F6(x float64) Value   { return Value{Kind: Fixed, F: x, Digits: 6} }
-func G(x float64) Value    { return Value{Kind: General, F: x} }
-func Truth(b bool) Value   { return Value{Kind: Bool, B: b} }
+
+// F3 is a number of 3 decimals.
+func F3(x float64) Value { return fixed(x, 3) }
+
+// G is a number of ten significant digits.
+func G(x float64) Value { return Value{Kind: General, F: x, S: strconv.FormatFloat(x, 'g', 10, 64)} }
+
+// Truth is a truth.
+func Truth(b bool) Value { return Value{Kind: Bool, B: b, S: strconv.FormatBool(b)} }
+
+// Words are words; none for "".
 func Words(s string) Value { return If(s != "", Value{Kind: Str, S: s}) }
+
+func fixed(x float64, digits int) Value {
+	return Value{Kind: Fixed, F: x, S: strconv.FormatFloat(x, 'f', digits, 64)}
+}
 
 // Object is a structure only JSON shows; none for nil or empty.
 func Object(o any) Value { return If(!empty(o), Value{Kind: Obj, O: o}) }
@@ -287,8 +289,7 @@ func From[T any](p *T, f func(*T) Value) Value {
 	return f(p)
 }
 
-// If is v when ok, else none; v is worked out before, so it must not
-// read what ok guards (From does that).
+// If is v when ok, else none; v is worked out first, so it must not read what ok guards.
 func If(ok bool, v Value) Value {
 	if !ok {
 		return Value{}
@@ -301,28 +302,11 @@ func Quantile(h *results.Histogram, q float64) Value {
 	if results.EmptyHistogram(h) {
 		return Value{}
 	}
-	us := h.ValueAtQuantile(q)
-	return Value{Kind: Millis, N: uint64(us), F: float64(us) / 1000}
+	return F3(float64(h.ValueAtQuantile(q)) / 1000)
 }
 
 // Text is v in a CSV cell: plain digits, "" when none.
-func (v Value) Text() string {
-	switch v.Kind {
-	case Int:
-		return strconv.FormatUint(v.N, 10)
-	case Fixed:
-		return strconv.FormatFloat(v.F, 'f', v.Digits, 64)
-	case General:
-		return strconv.FormatFloat(v.F, 'g', 10, 64)
-	case Millis:
-		return format.Millis(int64(v.N))
-	case Bool:
-		return strconv.FormatBool(v.B)
-	case Str:
-		return v.S
-	}
-	return ""
-}
+func (v Value) Text() string { return v.S }
 
 // Human is v for a reader: thousands separated, "-" when none.
 func (v Value) Human() string {
@@ -339,17 +323,15 @@ func (v Value) Human() string {
 
 // JSON is v as a JSON value; nil (the field left out) when none.
 func (v Value) JSON() any {
-	return [...]any{Int: v.N, Fixed: v.F, General: v.F, Millis: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
+	return [...]any{Int: v.N, Fixed: v.F, General: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
 }
 
-// outputNames name the outputs in WriteReference.
 var outputNames = []struct {
 	o    Output
 	name string
 }{{Text, "text"}, {Below, "text-below"}, {Latencies, "text-latency"}, {Groups, "text-groups"}, {PageLatencies, "html-latency"}, {Page, "html-page"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
 
-// WriteReference writes the catalogue as a Markdown table for docs/: each
-// measure's key, JSON field, unit, label, what has it and its outputs.
+// WriteReference writes the catalogue as a Markdown table for docs/.
 func WriteReference(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| key | json | unit | label | of | outputs |\n|---|---|---|---|---|---|\n")

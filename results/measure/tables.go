@@ -17,18 +17,13 @@ import (
 // LatencyHeading heads the first column of the latency table.
 const LatencyHeading = "latency ms"
 
-// latencyRow is a row of the text report's latency table: the percentiles
-// and maximum of one latency of a repetition, in ms; "intended" has no
-// row without a histogram.
+// latencyRow is a row of the text report's latency table, in ms; "intended" has none without a histogram.
 func latencyRow(name, label string) Measure {
 	return Measure{Key: name + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Human: words,
 		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
 		Rep: func(x *Rep) Value {
 			h := latencyOf(&x.Rep.Total.Latency, name)
-			if name == "intended" && (h == nil || h.Histogram == nil) {
-				return Value{}
-			}
-			return latencyWords(h, x.Param)
+			return If(name != "intended" || (h != nil && h.Histogram != nil), latencyWords(h, x.Param))
 		}}
 }
 
@@ -44,22 +39,13 @@ func latencyWords(h *results.Histogram, param string) Value {
 	return Words(format.QuantileMillis(h, q))
 }
 
-// latencyRows: the text report's latency table of a repetition.
 var latencyRows = []Measure{latencyRow("connect", "connect"), latencyRow("handshake", "handshake"), latencyRow("ttfb", "ttfb"),
 	latencyRow("total", "total"), latencyRow("intended", "from intended")}
 
-// groupRow is a column of the groups table: f's words of a group of the
-// repetition, or of their total (Rep.G.Index is results.TotalIndex).
-func groupRow(key, label string, left bool, f func(g *results.Group) string) Measure {
-	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left,
-		Rep: func(x *Rep) Value { return Value{Kind: Str, S: f(x.G)} }}
-}
-
-// sparseGroupRow is a groupRow shown only in a repetition where has holds.
-func sparseGroupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
-	m := groupRow(key, label, left, f)
-	m.Sparse, m.Rep = true, func(x *Rep) Value { return If(has(x), Value{Kind: Str, S: f(x.G)}) }
-	return m
+// groupRow is a column of the groups table, of a group or the total; with has, only where has holds.
+func groupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
+	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left, Sparse: has != nil,
+		Rep: func(x *Rep) Value { return If(has == nil || has(x), Value{Kind: Str, S: f(x.G)}) }}
 }
 
 // orTotal is s for a group, "" for the total, format.Missing for "".
@@ -73,9 +59,8 @@ func orTotal(g *results.Group, s string) string {
 	return s
 }
 
-// groupRows: the text report's groups table, a row per group and the total.
 var groupRows = []Measure{
-	sparseGroupRow("group_host", "host", true, func(x *Rep) bool {
+	groupRow("group_host", "host", true, func(x *Rep) bool {
 		return slices.ContainsFunc(x.Rep.Groups, func(g results.Group) bool { return g.Host != "" })
 	}, func(g *results.Group) string {
 		if g.Host == "" && g.Index != results.TotalIndex {
@@ -83,16 +68,16 @@ var groupRows = []Measure{
 		}
 		return g.Host
 	}),
-	groupRow("group_cpus", "cpus", true, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
-	groupRow("group_threads", "threads", false, func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
-	groupRow("group_conns", "conns", false, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
-	groupRow("group_requests", "requests", false, func(g *results.Group) string { return format.Count(g.Requests) }),
-	groupRow("group_req_per_s", "req/s", false, func(g *results.Group) string { return format.Rate(g.Rate()) }),
-	groupRow("group_errors", "errors", false, func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
-	groupRow("group_total_p99_ms", "p99 total ms", false, func(g *results.Group) string {
+	groupRow("group_cpus", "cpus", true, nil, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
+	groupRow("group_threads", "threads", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
+	groupRow("group_conns", "conns", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
+	groupRow("group_requests", "requests", false, nil, func(g *results.Group) string { return format.Count(g.Requests) }),
+	groupRow("group_req_per_s", "req/s", false, nil, func(g *results.Group) string { return format.Rate(g.Rate()) }),
+	groupRow("group_errors", "errors", false, nil, func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
+	groupRow("group_total_p99_ms", "p99 total ms", false, nil, func(g *results.Group) string {
 		return format.QuantileMillis(g.Latency.Total, 99)
 	}),
-	sparseGroupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 }, func(g *results.Group) string {
+	groupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 }, func(g *results.Group) string {
 		if g.CPU == nil {
 			return orTotal(g, "")
 		}
@@ -100,7 +85,7 @@ var groupRows = []Measure{
 	}),
 }
 
-// pageLatency is a row of the page's latency table, a variant's reps merged.
+// pageLatency is a row of the page's latency table, of a variant's reps merged.
 func pageLatency(name string) Measure {
 	return Measure{Key: "merged_" + name + "_%s", Unit: "ms", Label: name, Show: PageLatencies, Human: words,
 		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
@@ -112,7 +97,6 @@ func pageLatency(name string) Measure {
 		}}
 }
 
-// pageLatencyRows: the page's latency table.
 var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake"), pageLatency("ttfb"), pageLatency("total")}
 
 // pageOnly: what the page's open-loop, server cost and CPU tables add.
@@ -122,11 +106,10 @@ var pageOnly = []Measure{
 		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
 	}},
 	{Key: "client_busy_mean", Unit: "share", Show: Page,
-		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMean)) }},
-	{Key: "server_busy", Unit: "share", Show: Page,
-		Rep: func(x *Rep) Value {
-			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F4(u.Busy) })
-		}},
+		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMean, 4)) }},
+	{Key: "server_busy", Unit: "share", Show: Page, Rep: func(x *Rep) Value {
+		return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return fixed(u.Busy, 4) })
+	}},
 	{Key: "intended_p99.9_ms", Unit: "ms", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
 	{Key: "server_cpu_reps", Show: Page,
@@ -167,13 +150,12 @@ func VariantGroups(v *results.Variant) []*VariantGroup {
 	return slices.SortedFunc(maps.Values(byIndex), func(a, b *VariantGroup) int { return a.Index - b.Index })
 }
 
-// pageGroupRow is a column of the page's groups table: f's words of Variant.G.
+// pageGroupRow is a column of the page's groups table, a row per group of a variant.
 func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
 	return Measure{Key: key, Unit: unit, Label: label, Show: Page, Human: words,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
-// pageGroupRows: the page's groups table, a row per group of a variant.
 var pageGroupRows = []Measure{
 	{Key: "variant_group_cpus", Label: "CPUs", Show: Page, Human: words, Left: true,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: cmp.Or(x.G.CPUs, "unpinned")} }},

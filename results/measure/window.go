@@ -13,16 +13,10 @@ import (
 
 // withTimeline reads a repetition's timeline analysis; none before timelines.
 func withTimeline(f func(tl *diagnosis.Repetition) Value) func(*Rep) Value {
-	return func(x *Rep) Value {
-		if x.A.Timeline.NoTimeline {
-			return Value{}
-		}
-		return f(&x.A.Timeline)
-	}
+	return func(x *Rep) Value { return If(!x.A.Timeline.NoTimeline, f(&x.A.Timeline)) }
 }
 
-// rateRange is one of min, median and max of the window's interval rates;
-// the reference names its JSON field, though JSON has the range whole.
+// rateRange is the min, median or max interval rate; JSON has the range whole (rate_range).
 func rateRange(key string, f func(*diagnosis.RateRange) float64) Measure {
 	return Measure{Key: key, JSONKey: key, Unit: "req/s", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return From(tl.Range, func(r *diagnosis.RateRange) Value { return F3(f(r)) })
@@ -83,8 +77,7 @@ func RepFlags(ra *analysis.RepReport) notes.List {
 	return notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated}
 }
 
-// repNotes are a repetition's lines in one cell: the open loop's misses,
-// its failure, then its flags.
+// repNotes are a repetition's lines in one cell: the open loop's misses, its failure and flags.
 func repNotes(x *Rep) Value {
 	t := &x.Rep.Total
 	note := notes.Join(RepFlags(x.A), " ")
@@ -95,8 +88,8 @@ func repNotes(x *Rep) Value {
 	return Words(note)
 }
 
-// RangeCell is a repetition's rate range, min / median / max req/s ("120.0
-// / 997.5 / 1,010.0"), "no timeline", or "-" when no interval was long enough.
+// RangeCell is "120.0 / 997.5 / 1,010.0" (min / median / max req/s), "no timeline", or "-"
+// when no interval was long enough.
 func RangeCell(tl *diagnosis.Repetition) string {
 	switch r := tl.Range; {
 	case tl.NoTimeline:
@@ -108,8 +101,7 @@ func RangeCell(tl *diagnosis.Repetition) string {
 	}
 }
 
-// StallsCell is a repetition's stalls ("3.0–5.0 s at 135.0 req/s"), "none",
-// "not judged", or "-" without a timeline.
+// StallsCell is "3.0–5.0 s at 135.0 req/s, …", "none", "not judged", or "-" without a timeline.
 func StallsCell(tl *diagnosis.Repetition) string {
 	switch {
 	case tl.NoTimeline:

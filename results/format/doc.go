@@ -1,3 +1,0 @@
-// Package format renders numbers and short phrases the same way in every
-// output. It decides nothing.
-package format
