@@ -27,8 +27,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// chart is one figure of the report: its SVG, or Err saying why it could
-// not be drawn. The legend is HTML under the chart, so it hides no data.
+// chart is one figure: its SVG or Err saying why not; its legend is HTML, hiding no data.
 type chart struct {
 	ID, Class, Title, Caption string
 	SVG                       template.HTML
@@ -42,7 +41,6 @@ type legendItem struct {
 	Line, Dashed bool
 }
 
-// variantLegend is a legend entry per variant.
 func variantLegend(vs []measure.Variant) []legendItem {
 	items := make([]legendItem, len(vs))
 	for i, v := range vs {
@@ -51,7 +49,6 @@ func variantLegend(vs []measure.Variant) []legendItem {
 	return items
 }
 
-// baselineName is v's name, marked when it is the baseline.
 func baselineName(v *measure.Variant) string {
 	if v.S.IsBaseline {
 		return v.V.Name + " (baseline)"
@@ -59,7 +56,7 @@ func baselineName(v *measure.Variant) string {
 	return v.V.Name
 }
 
-// ciTop is the top of st's whisker: its mean without a confidence interval.
+// ciTop is the top of st's whisker, its mean without a CI.
 func ciTop(st stats.Stats) float64 {
 	if st.HasCI {
 		return math.Max(st.Mean, st.CI95High)
@@ -67,8 +64,8 @@ func ciTop(st stats.Stats) float64 {
 	return st.Mean
 }
 
-// rateChart draws each measured variant's mean rate as a horizontal bar
-// (the first at the top) with its 95 % CI and its repetitions as dots.
+// rateChart draws each measured variant's mean rate as a horizontal bar, the
+// first on top, with its 95 % CI and its repetitions as dots.
 func rateChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-rate", Title: "Throughput per variant",
 		Caption: "Bar: mean total req/s over the repetitions; whisker: 95 % confidence interval of the mean (needs ≥ 2 repetitions); " +
@@ -116,11 +113,8 @@ func rateChart(vs []measure.Variant) chart {
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepCharts draws a chart per sweep series, each caption ending with
-// its sweep's verdict: a line over a numeric sweep, a bar per value
-// otherwise (a line between names would suggest values between them).
-// Each shows its points' means and 95 % CIs, the best ringed and
-// labelled, the baseline's mean dashed across.
+// sweepCharts draws a chart per sweep series: a line over a numeric sweep, else
+// a bar per value (a line between names would suggest values between them).
 func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string, pred *softratio.Prediction) []chart {
 	var out []chart
 	for i, s := range ss {
@@ -144,7 +138,6 @@ func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string,
 	return out
 }
 
-// sweepChart draws series s into f.
 func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Prediction) chart {
 	f.Y.Tick.Marker = rateTicks
 	n := len(s.Points)
@@ -188,9 +181,8 @@ func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Pred
 	return f.draw(300)
 }
 
-// bestMark rings the best point (x, st.Mean) and labels it: right of the
-// ring, or left of it right of mid, so that it stays inside the chart;
-// over a bar above its whisker.
+// bestMark rings the best point (x, st.Mean) and labels it inside the chart:
+// right of it, left of it right of mid, over a bar above its whisker.
 func (f *figure) bestMark(x float64, st stats.Stats, label, legend string, bar bool, mid float64) {
 	y, off, align := st.Mean, vg.Point{X: 10, Y: 10}, draw.XLeft
 	switch {
@@ -199,9 +191,9 @@ func (f *figure) bestMark(x float64, st stats.Stats, label, legend string, bar b
 	case x > mid:
 		off, align = vg.Point{X: -10, Y: 10}, draw.XRight
 	}
-	f.glyphs(plotter.XYs{{X: x, Y: st.Mean}}, colorBest, 8, draw.RingGlyph{})
-	f.labels(plotter.XYs{{X: x, Y: y}}, []string{label}, off, 10, colorBest, align)
-	f.key(boxItem(legend, colorBest))
+	f.glyphs(plotter.XYs{{X: x, Y: st.Mean}}, colorAlarm, 8, draw.RingGlyph{})
+	f.labels(plotter.XYs{{X: x, Y: y}}, []string{label}, off, 10, colorAlarm, align)
+	f.key(boxItem(legend, colorAlarm))
 }
 
 // spanX widens the x axis to lo..hi and leaves room above for the best's label.
@@ -210,8 +202,7 @@ func (f *figure) spanX(lo, hi float64) {
 	f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
 }
 
-// cdfChart draws every measured variant's CDF of one latency, merged
-// over its repetitions, on a log ms axis.
+// cdfChart draws each measured variant's CDF of one latency on a log ms axis.
 func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
 	f := newFigure(chart{ID: id, Title: "Latency CDF: " + name,
 		Caption: "Fraction of requests whose " + name + " took at most x ms, from the HDR histograms of every repetition merged exactly. " +
@@ -241,7 +232,6 @@ func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.Variant
 	return f.draw(280)
 }
 
-// groupName names worker group index, with its CPUs when pinned.
 func groupName(index int, cpus string) string {
 	if cpus == "" {
 		return "group " + strconv.Itoa(index)
@@ -249,8 +239,7 @@ func groupName(index int, cpus string) string {
 	return "group " + strconv.Itoa(index) + " (" + cpus + ")"
 }
 
-// groupChart draws each group's mean rate over the repetitions, bars of
-// the variants side by side per group index.
+// groupChart draws each group's mean rate, the variants side by side per group.
 func groupChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
@@ -290,8 +279,8 @@ func groupChart(vs []measure.Variant) chart {
 	return f.draw(280)
 }
 
-// groupedBars draws at each of n categories a bar per colour, side by
-// side, of value (NaN: none); it reports which colours drew a bar.
+// groupedBars draws at each of n categories a bar per colour of value (NaN:
+// none), side by side; it reports which colours drew a bar.
 func (f *figure) groupedBars(n int, cols []color.RGBA, value func(cat, k int) float64) []bool {
 	w := max(min((chartWidth-100)/vg.Length(n*(len(cols)+1)), 40), 2)
 	used := make([]bool, len(cols))
@@ -306,8 +295,7 @@ func (f *figure) groupedBars(n int, cols []color.RGBA, value func(cat, k int) fl
 	return used
 }
 
-// cpuKinds are the bars of the CPU chart: the catalogue's measure key,
-// its name and colour.
+// cpuKinds are the CPU chart's bars: catalogue key, name, colour.
 var cpuKinds = []struct {
 	key, name string
 	col       color.RGBA
@@ -317,8 +305,8 @@ var cpuKinds = []struct {
 	{"server_busy", "server", colorServer},
 }
 
-// cpuChart draws each measured variant's mean busy shares (cpuKinds)
-// against the client-bound threshold; none when none was measured.
+// cpuChart draws each measured variant's mean busy shares against the
+// client-bound threshold; none when none was measured.
 func cpuChart(vs []measure.Variant) []chart {
 	limit := results.ClientBoundBusy * 100
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
@@ -359,9 +347,8 @@ func cpuChart(vs []measure.Variant) []chart {
 	return []chart{f.draw(260)}
 }
 
-// searchChart draws every value a search visited (see searchMarks) and,
-// for req/s over the soft ratio (ratioOf: by variant), the model's curve;
-// none without a search or when a visited value is not a number.
+// searchChart draws the values a search visited and, for req/s over the soft
+// ratio, the model's curve; none when a visited value is not a number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || len(ss.Points) == 0 {
 		return nil
@@ -400,7 +387,7 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 	return []chart{f.draw(320)}
 }
 
-// padded is lo..hi widened by 5 % on each side (first by 1 when empty).
+// padded is lo..hi widened by 5 % each side (first by 1 when empty).
 func padded(lo, hi float64) (float64, float64) {
 	if lo == hi {
 		lo, hi = lo-1, hi+1
@@ -409,8 +396,8 @@ func padded(lo, hi float64) (float64, float64) {
 	return lo - pad, hi + pad
 }
 
-// modelCurve draws the soft-ratio model's rate across xs when pred
-// predicts and each point's soft ratio in percent is its x.
+// modelCurve draws the soft-ratio model's rate across xs when pred predicts
+// and each point's soft ratio in percent is its x.
 func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []string) {
 	if pred == nil || pred.Status != softratio.OK || len(xs) == 0 {
 		return
@@ -434,8 +421,6 @@ func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []s
 	}
 }
 
-// searchMarks draws the visited values at xs: means, whiskers, the
-// plateau's squares, the visit numbers and the best's ring.
 func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 	var all, plateau plotter.XYs
 	var whisk xyErrors
@@ -469,8 +454,8 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 		"best", false, math.Inf(1))
 }
 
-// capacityChart draws the p99 latency the target bounds against the rate
-// asked at each step of c: failing steps ringed, the knee dotted.
+// capacityChart draws the bounded p99 latency against the rate asked at each
+// step of c: failing steps ringed, the knee dotted.
 func capacityChart(r *results.Run, c *results.Capacity) chart {
 	spec, name := r.Capacity, r.Variants[c.Variant].Name
 	what, target := "p99 handshake", spec.P99Handshake
@@ -511,9 +496,9 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	f.refLine(lo, ms, hi, ms, colorMuted, "target "+tms+" ms")
 	f.key(boxItem("missed a target", colorAlarm))
 	if c.Knee > 0 {
-		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorBest, 1.2, 1.5, 2.5)
-		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorBest, draw.XLeft)
-		f.key(dashedItem("knee", colorBest))
+		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorAlarm, 1.2, 1.5, 2.5)
+		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorAlarm, draw.XLeft)
+		f.key(dashedItem("knee", colorAlarm))
 	}
 	pad := (hi - lo) * 0.05
 	f.X.Min, f.X.Max = math.Max(0, lo-pad), hi+pad
@@ -521,8 +506,8 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	return f.draw(300)
 }
 
-// cdf is the empirical CDF of h (µs) in ms, exact at the bounds of each
-// non-empty bucket, x ≥ 1 µs for a log axis; nil for an empty histogram.
+// cdf is h's (µs) empirical CDF in ms, exact at each non-empty bucket's
+// bounds, x ≥ 1 µs for a log axis; nil for an empty histogram.
 func cdf(h *results.Histogram) plotter.XYs {
 	if results.EmptyHistogram(h) {
 		return nil
@@ -542,8 +527,8 @@ func cdf(h *results.Histogram) plotter.XYs {
 	return pts
 }
 
-// series is a sweep on the x axis: a numeric one at its numbers, a
-// categorical one at its positions. Key is "" when several are swept.
+// series is a sweep on the x axis, numeric at its numbers, else at its
+// positions; Key is "" when several are swept.
 type series struct {
 	*analysis.SweepSummary
 	Key    string
