@@ -19,8 +19,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// Write writes m as one self-contained page (report.html): inline CSS and
-// SVG, no script, no outside reference; a chart that cannot be drawn says why.
+// Write writes m as report.html: inline CSS and SVG, no script, no outside reference.
 func Write(w io.Writer, m *analysis.Report) error {
 	var b bytes.Buffer // the whole page, so that a failure writes none of it
 	err := pageTemplate.Execute(&b, newPage(m))
@@ -33,10 +32,8 @@ func Write(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// page is what the template renders; the banners' lines come from the
-// analysis as the text report has them. Incomplete: rebuilt from the
-// journal before the run ended; Crossed: thresholds that did not pass;
-// ClientBound: the first maxClientBound client-bound groups.
+// page is what the template renders, the banners' lines as the text report has
+// them; Crossed counts the thresholds that did not pass.
 type page struct {
 	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
 	Interrupted, Incomplete, NoVariants                                           bool
@@ -52,7 +49,7 @@ type page struct {
 	Comparison, Variants, Reps, Groups, Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
-// section is a part of the page: its heading, notes, tables and parts.
+// section is a part of the page.
 type section struct {
 	Heading string
 	Lines   []string
@@ -63,7 +60,6 @@ type section struct {
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
 
-// newVariantData is every variant of m.
 func newVariantData(m *analysis.Report) []measure.Variant {
 	vs := make([]measure.Variant, len(m.Run.Variants))
 	for i := range vs {
@@ -77,7 +73,7 @@ func measured(vs []measure.Variant) []measure.Variant {
 	return slices.DeleteFunc(slices.Clone(vs), func(v measure.Variant) bool { return len(v.V.Reps) == 0 })
 }
 
-// firstOf returns the first n of lines and how many more there are.
+// firstOf is the first n of lines and how many more there are.
 func firstOf[T any](lines []T, n int) ([]T, int) {
 	if len(lines) > n {
 		return lines[:n], len(lines) - n
@@ -85,7 +81,6 @@ func firstOf[T any](lines []T, n int) ([]T, int) {
 	return lines, 0
 }
 
-// newPage lays out everything the page shows from the report m.
 func newPage(m *analysis.Report) *page {
 	r := m.Run
 	facts := map[string]string{}
@@ -135,7 +130,6 @@ func newPage(m *analysis.Report) *page {
 	return pg
 }
 
-// charts are the page's charts, in order.
 func charts(m *analysis.Report, vs []measure.Variant) []chart {
 	var base *measure.Variant // nil when the baseline was not measured
 	if m.Summary.Baseline >= 0 {
@@ -164,8 +158,7 @@ func charts(m *analysis.Report, vs []measure.Variant) []chart {
 	return append(out, cpuChart(vs)...)
 }
 
-// capacitySectionOf lays out m's capacity answers: its line, the search
-// and a part per variant with its steps; nil for none.
+// capacitySectionOf lays out m's capacity answers, a part per variant; nil for none.
 func capacitySectionOf(m *analysis.Report) *section {
 	r, cs := m.Run, m.Capacities
 	if cs == nil {
@@ -179,8 +172,7 @@ func capacitySectionOf(m *analysis.Report) *section {
 	return s
 }
 
-// speedSectionOf lays out the crypto speed table st (nil: none): the
-// baseline, the commands, the figures and the failed runs.
+// speedSectionOf lays out the crypto speed table st; nil for none.
 func speedSectionOf(st *analysis.SpeedTable) *section {
 	if st == nil {
 		return nil
@@ -197,7 +189,7 @@ func speedSectionOf(st *analysis.SpeedTable) *section {
 	return sec
 }
 
-// planText is the encoded plan indented, as given when not valid JSON.
+// planText is the plan indented, as given when not valid JSON.
 func planText(plan json.RawMessage) string {
 	if len(plan) == 0 {
 		return ""
@@ -212,6 +204,6 @@ func planText(plan json.RawMessage) string {
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-// pageTemplate is the page (templates/page.html) and its parts, XHTML-style
-// (void elements self-closed) so that the page is well-formed XML.
+// pageTemplate is the page and its parts, void elements self-closed so that the
+// page is well-formed XML.
 var pageTemplate = template.Must(template.New("page.html").ParseFS(templateFiles, "templates/*.html"))

@@ -13,9 +13,8 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// profileSection is the server profile: the line saying profiling was on,
-// the bars of CPU by library, the text's table and lines, and per variant
-// its flame graph or (Err) why it has none.
+// profileSection is the server profile: the bars of CPU by library, the text's
+// table and lines, and per variant its flame graph or (Err) why it has none.
 type profileSection struct {
 	On     string
 	Bars   chart
@@ -24,22 +23,19 @@ type profileSection struct {
 	Flames []chart
 }
 
-// Layout of the profile's drawings, in SVG user units.
+// Layout of the profile's drawings, in SVG user units. Narrower frames than
+// flameMinWidth are left out (their samples still widen their parents); the
+// bars colour the first barLibraries libraries, the rest are "other".
 const (
-	profileWidth = 720.0
-	barHeight    = 22.0
-	barLabel     = 150.0
-	flameRow     = 16.0
-	// flameMinWidth is the narrowest frame drawn: narrower ones are
-	// left out (their samples still widen their parents).
+	profileWidth  = 720.0
+	barHeight     = 22.0
+	barLabel      = 150.0
+	flameRow      = 16.0
 	flameMinWidth = 0.5
-	// barLibraries is how many libraries the bars colour one by one; the
-	// rest are one "other" segment.
-	barLibraries = 8
-	profileStyle = "max-width: 100%; height: auto; display: block; margin: .5em 0"
+	barLibraries  = 8
+	profileStyle  = "max-width: 100%; height: auto; display: block; margin: .5em 0"
 )
 
-// profileSectionOf lays out t; nil for nil.
 func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
@@ -57,9 +53,8 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	return sec
 }
 
-// profileBars draws a bar per variant, its width the variant's samples
-// split by library (the table's first libraries one colour each, the rest
-// grey), and its legend; a variant without a profile gets its reason.
+// profileBars draws a bar per variant split by library, and its legend; a
+// variant without a profile gets its reason.
 func profileBars(t *analysis.ProfileTable) chart {
 	var legend []legendItem
 	colorOf := map[string]string{}
@@ -103,7 +98,7 @@ func profileBars(t *analysis.ProfileTable) chart {
 	return chart{SVG: d.drawing(), Legend: legend}
 }
 
-// flameNode is one frame of a flame graph, its samples its callees' too.
+// flameNode is a frame of a flame graph, its samples its callees' too.
 type flameNode struct {
 	name     string
 	lib      string
@@ -111,9 +106,8 @@ type flameNode struct {
 	children map[string]*flameNode
 }
 
-// flameSVG draws v's folded stacks as a flame graph: the roots at the
-// bottom, each frame as wide as its share of the samples, its callees on
-// top of it; a frame's tooltip gives its name, library and share.
+// flameSVG draws v's folded stacks as a flame graph, the roots at the bottom,
+// each frame as wide as its share of the samples, its callees on top of it.
 func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	root := &flameNode{name: "all", children: map[string]*flameNode{}}
 	depth := 0
@@ -146,8 +140,8 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	return d.drawing()
 }
 
-// flame draws frame n at x, level rows above the bottom h, and its
-// callees in name order on top of it; total is the root's samples.
+// flame draws frame n at x, level rows above the bottom h, and its callees in
+// name order on top of it; total is the root's samples.
 func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 	scale := profileWidth / float64(total)
 	w := float64(n.samples) * scale

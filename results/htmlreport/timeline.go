@@ -18,9 +18,8 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// timelineSection is a block per variant with its repetitions' facts,
-// diagnoses and charts; Without names the variants without a timeline.
-// Diagnoses are the run's first maxClientBound diagnoses for the banner.
+// timelineSection is a block per variant with its repetitions' facts, diagnoses
+// and charts, the variants without a timeline, and the banner's diagnoses.
 type timelineSection struct {
 	Recorded      bool
 	Variants      []timelineVariant
@@ -29,8 +28,7 @@ type timelineSection struct {
 	DiagnosesMore int
 }
 
-// diagnosisLine is a diagnosis's title and cause, linked (Href) to its
-// repetition's block when the page has one.
+// diagnosisLine is a diagnosis's title and cause, linked to its repetition's block.
 type diagnosisLine struct{ Text, Href string }
 
 type timelineVariant struct {
@@ -38,8 +36,7 @@ type timelineVariant struct {
 	Reps            []timelineRep
 }
 
-// timelineRep is one repetition in a <details> of its own: the first
-// drawn of each variant starts Open; None says it recorded no timeline.
+// timelineRep is a repetition's <details>, the first drawn of each variant Open.
 type timelineRep struct {
 	ID, Rep, Summary string
 	Open, None       bool
@@ -63,19 +60,18 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
 			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1)}
-			if rep.Timeline == nil || len(rep.Timeline.Points) == 0 {
-				tr.None, tr.Summary = true, "no timeline recorded"
-				tv.Reps = append(tv.Reps, tr)
-				continue
-			}
-			tr.Open, open, sec.Recorded = open, false, true
-			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
-			ra := &v.R.Reps[v.I][j]
-			tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
-			tr.Charts = repTimelineCharts(rep, ra)
-			for k := range ra.Timeline.Diagnoses {
-				d := &ra.Timeline.Diagnoses[k]
-				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(d)})
+			if tr.None = rep.Timeline == nil || len(rep.Timeline.Points) == 0; tr.None {
+				tr.Summary = "no timeline recorded"
+			} else {
+				tr.Open, open, sec.Recorded = open, false, true
+				blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
+				ra := &v.R.Reps[v.I][j]
+				tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
+				tr.Charts = repTimelineCharts(rep, ra)
+				for k := range ra.Timeline.Diagnoses {
+					d := &ra.Timeline.Diagnoses[k]
+					tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(d)})
+				}
 			}
 			tv.Reps = append(tv.Reps, tr)
 		}
@@ -96,7 +92,8 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 
 // repTimelineSummary is the line beside a repetition's number.
 func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
-	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(rep.Timeline.Interval.Seconds())
+	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " +
+		seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
 		titles := make([]string, len(ds))
 		for i := range ds {
@@ -106,14 +103,10 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	} else {
 		s += "; no diagnosis"
 	}
-	switch n := len(eventMarks(ra.Events)); n {
-	case 0:
-		return s + "; no kernel event"
-	case 1:
-		return s + "; kernel events in 1 interval"
-	default:
-		return s + "; kernel events in " + strconv.Itoa(n) + " intervals"
+	if n := len(eventMarks(ra.Events)); n > 0 {
+		return s + "; kernel events in " + strconv.Itoa(n) + " interval" + strings.Repeat("s", min(n-1, 1))
 	}
+	return s + "; no kernel event"
 }
 
 // repTimelineCharts draws a repetition's charts on one time axis.
@@ -145,9 +138,8 @@ func eventMarks(evs []analysis.KernelEvent) []eventMark {
 	return out
 }
 
-// A repetition's charts share one time axis and margins, so they line up;
-// each group's bars are one <path> and each line one <polyline>, which
-// keeps a repetition under 20 KB.
+// A repetition's charts share one time axis and margins, so they line up; a group's
+// bars are one <path>, a line one <polyline>: a repetition stays under 20 KB.
 const (
 	tlWidth, tlLeft, tlRight = 1100.0, 58.0, 12.0 // tlLeft: room for the y tick labels
 	tlTop, tlBottom, tlMarks = 10.0, 20.0, 12.0   // tlMarks: the kernel events' strip under the rate chart
@@ -155,8 +147,7 @@ const (
 	minTipWidth              = 4.0 // the narrowest interval that gets a tooltip
 )
 
-// groupPalette colours the worker groups (ColorBrewer's "Paired", its
-// pale yellow darkened to show on white).
+// groupPalette colours the worker groups: "Paired", its pale yellow darkened.
 var groupPalette = []color.RGBA{
 	{166, 206, 227, 255}, {31, 120, 180, 255}, {178, 223, 138, 255}, {51, 160, 44, 255},
 	{251, 154, 153, 255}, {227, 26, 28, 255}, {253, 191, 111, 255}, {255, 127, 0, 255},
@@ -165,8 +156,7 @@ var groupPalette = []color.RGBA{
 
 func groupColor(g int) color.RGBA { return groupPalette[g%len(groupPalette)] }
 
-// axis maps lo..hi, on a log scale when log, onto a timeline chart; its
-// ticks are labelled by label.
+// axis maps lo..hi, on a log scale when log, onto a timeline chart.
 type axis struct {
 	lo, hi float64
 	log    bool
@@ -174,7 +164,6 @@ type axis struct {
 	label  func(float64) string
 }
 
-// frac is v's share of the way from lo to hi.
 func (a axis) frac(v float64) float64 {
 	if a.log {
 		return math.Log(v/a.lo) / math.Log(a.hi/a.lo)
@@ -182,8 +171,8 @@ func (a axis) frac(v float64) float64 {
 	return (v - a.lo) / (a.hi - a.lo)
 }
 
-// newTimeAxis spans t's points in seconds from the window's start, with
-// about ten ticks at a round step, 0 among them.
+// newTimeAxis spans t's points in seconds from the window's start, with about
+// ten ticks at a round step, 0 among them.
 func newTimeAxis(t *results.Timeline) axis {
 	ax := axis{lo: t.Points[0].Start.Seconds(), hi: t.Points[len(t.Points)-1].End().Seconds(), label: seconds}
 	if ax.hi <= ax.lo {
@@ -196,8 +185,7 @@ func newTimeAxis(t *results.Timeline) axis {
 	return ax
 }
 
-// niceStep is the smallest 1, 2 or 5 × 10^k at least x, niceBelow the
-// largest at most x (x > 0).
+// niceStep is the smallest 1, 2 or 5 × 10^k at least x, niceBelow the largest at most x.
 func niceStep(x float64) float64 {
 	if !(x > 0) {
 		return 1
@@ -221,14 +209,12 @@ func niceBelow(x float64) float64 {
 	return p
 }
 
-// svgDoc writes the drawings gonum/plot cannot make small or with a
-// tooltip per mark: the timelines (hundreds of bars a repetition) and the
-// server profile (a tooltip per frame).
+// svgDoc writes what gonum/plot cannot draw small or with a tooltip per mark:
+// the timelines (hundreds of bars) and the server profile.
 type svgDoc struct{ strings.Builder }
 
-// el writes element name with attrs, pairs of a name and a string
-// (escaped, left out when ""), float64 (see num) or int; then its text
-// and tooltip, self-closed when both are "".
+// el writes element name with attrs (name, then a string, escaped and left out
+// when "", a float64 or an int), its text and tooltip; self-closed without.
 func (d *svgDoc) el(name, text, title string, attrs ...any) {
 	d.start(name, attrs)
 	if text == "" && title == "" {
@@ -242,7 +228,6 @@ func (d *svgDoc) el(name, text, title string, attrs ...any) {
 	d.WriteString("</" + name + ">")
 }
 
-// start writes the start of element name with attrs (see el).
 func (d *svgDoc) start(name string, attrs []any) {
 	d.WriteString("<" + name)
 	for i := 0; i+1 < len(attrs); i += 2 {
@@ -261,31 +246,27 @@ func (d *svgDoc) start(name string, attrs []any) {
 	}
 }
 
-// svg starts a drawing of w×h user units named label, attrs last; the
-// drawing closes it.
+// svg starts a drawing of w×h user units named label; drawing closes it.
 func (d *svgDoc) svg(class string, w, h float64, label string, attrs ...any) {
 	d.start("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
 		"role", "img", "aria-label", label}, attrs...))
 	d.WriteString(">")
 }
 
-// drawing closes the drawing; el and start escape every text.
 func (d *svgDoc) drawing() template.HTML { return template.HTML(d.String() + "</svg>") }
 
-// num writes a coordinate to a tenth of a unit, without trailing zeros.
+// num writes a coordinate to a tenth of a unit.
 func num(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
 
-// canvas is one timeline chart: its plot area (x0..x1, y0..y1), its time
-// axis t across and value axis v up.
+// canvas is a timeline chart: its plot area, time axis t and value axis v.
 type canvas struct {
 	svgDoc
 	x0, x1, y0, y1 float64
 	t, v           axis
 }
 
-// newCanvas starts a chart h high on t and v, extra of it under the axis,
-// with the warm-up's band, a band over each interval with kernel events
-// and the grid behind what it then draws.
+// newCanvas starts a chart h high, extra of it under the axis, with the warm-up's
+// band, a band over each interval with kernel events and the grid.
 func newCanvas(h, extra float64, t, v axis, label string, marks []eventMark) *canvas {
 	c := &canvas{x0: tlLeft, x1: tlWidth - tlRight, y0: tlTop, y1: h - tlBottom - extra, t: t, v: v}
 	c.svg("", tlWidth, h, label, "font-family", fontFamily, "font-size", "11", "fill", "#222")
@@ -310,22 +291,18 @@ func newCanvas(h, extra float64, t, v axis, label string, marks []eventMark) *ca
 func (c *canvas) x(sec float64) float64 { return c.x0 + c.t.frac(sec)*(c.x1-c.x0) }
 func (c *canvas) y(v float64) float64   { return c.y1 - min(max(c.v.frac(v), 0), 1)*(c.y1-c.y0) }
 
-// band draws a rect over the plot area's height from x0 to x1, at least
-// minW wide, with its tooltip title.
+// band draws a rect over the plot area's height from x0 to x1, at least minW wide.
 func (c *canvas) band(class string, x0, x1, minW float64, title string, attrs ...any) {
 	c.el("rect", "", title, append([]any{"class", class, "x", x0, "y", c.y0, "width", max(x1-x0, minW), "height", c.y1 - c.y0}, attrs...)...)
 }
 
-// path draws a path d of class in stroke col, attrs last.
 func (c *canvas) path(class, d, col string, attrs ...any) {
 	c.el("path", "", "", append([]any{"class", class, "d", d, "stroke", col, "fill", "none"}, attrs...)...)
 }
 
-// hline is a path from the plot's left to its right at y.
 func (c *canvas) hline(y float64) string { return "M" + num(c.x0) + " " + num(y) + "H" + num(c.x1) }
 
-// frame draws the time axis and the window's start as a dashed line,
-// labelling the warm-up and the window when label.
+// frame draws the time axis and the window's start, dashed, labelled when label.
 func (c *canvas) frame(label bool) {
 	var axis strings.Builder
 	axis.WriteString(c.hline(c.y1))
@@ -363,8 +340,8 @@ func span(start, length time.Duration) string {
 	return seconds(round3(start)) + " to " + seconds(round3(start+length))
 }
 
-// line draws v of each point at the interval's middle, broken where v
-// is NaN: a <polyline> per run of points, a dot for a run of one.
+// line draws l at each interval's middle, a <polyline> per run of values, a dot
+// for a run of one.
 func (c *canvas) line(l timelineLine, pts []results.Point) {
 	var run []string
 	flush := func() {
@@ -388,9 +365,8 @@ func (c *canvas) line(l timelineLine, pts []results.Point) {
 	flush()
 }
 
-// rateTimeline draws a repetition's responses per second stacked by group
-// (0 at the bottom), the warm-up faded, stalls outlined, kernel events
-// marked under the axis, and a tooltip per interval.
+// rateTimeline draws a repetition's responses per second stacked by group, the
+// warm-up faded, stalls outlined, kernel events marked under the axis.
 func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnosis.Stall) chart {
 	top := map[time.Duration]float64{} // stack height by interval start
 	hi := 0.0
@@ -483,16 +459,14 @@ func rateLegend(rep *results.Rep, stalls []diagnosis.Stall, marks []eventMark) (
 	return legend, "▲ and the red bands mark the intervals in which a kernel TCP trouble counter grew; hover a ▲ for the counters, hosts and counts, a bar for the interval's figures."
 }
 
-// timelineLine is a line of a timeline chart: its class, legend name,
-// colour and value per interval (NaN where none).
+// timelineLine is a line of a timeline chart; v is NaN where it has no value.
 type timelineLine struct {
 	class, name string
 	col         color.RGBA
 	v           func(*results.Point) float64
 }
 
-// lineChart is a timeline chart of lines, with a dashed threshold when
-// it is > 0 and legend's entries after the lines'.
+// lineChart is a timeline chart of lines, with a dashed threshold when > 0.
 type lineChart struct {
 	class, title, label string
 	y                   axis
@@ -519,8 +493,8 @@ func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) (chart
 	return ch, len(ch.Legend) > len(lc.legend)
 }
 
-// handshakeTimeline draws the TLS handshake's p50 and p99 per interval
-// in ms on a log scale; an interval without handshakes leaves a gap.
+// handshakeTimeline draws the TLS handshake's p50 and p99 per interval in ms
+// on a log scale; an interval without handshakes leaves a gap.
 func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	ms := func(d time.Duration) float64 {
 		if d <= 0 {
@@ -545,8 +519,7 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	if math.IsInf(lo, 1) {
 		lo, hi = 1, 10
 	}
-	// The lowest line clear of the axis, and at least a decade, so that a
-	// labelled tick shows.
+	// The lowest line clear of the axis; a decade at least, so a tick is labelled.
 	y := &lc.y
 	y.lo, y.hi = niceBelow(lo*0.8), niceStep(hi)
 	if y.hi/y.lo < 10 {
@@ -563,8 +536,8 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	return ch
 }
 
-// cpuTimeline draws the client's and the server's CPU busy per interval
-// against the client-bound threshold; false when none was measured.
+// cpuTimeline draws the client's and server's CPU busy per interval against the
+// client-bound threshold; false when none was measured.
 func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) {
 	orNaN := func(v *float64) float64 {
 		if v == nil {
