@@ -72,16 +72,15 @@ func rateChart(vs []measure.Variant) chart {
 			"dots: the repetitions; dashed line: the baseline's mean. The label gives the mean and the difference from the baseline.",
 	}, "total req/s", "", true, false)
 	ms := measured(vs)
-	if len(ms) == 0 {
+	n := len(ms)
+	if n == 0 {
 		return f.none("no variant has a completed repetition")
 	}
-	n := len(ms)
-	f.X.Tick.Marker = rateTicks
+	f.X.Tick.Marker, f.label = rateTicks, "total req/s per variant"
 	b := slices.IndexFunc(ms, func(v measure.Variant) bool { return v.S.IsBaseline }) // -1: not measured
-	names := make([]string, n)
+	names, lbls := make([]string, n), make([]string, n)
 	var whisk xyErrors
 	var dots, at plotter.XYs
-	var lbls []string
 	for i := range ms {
 		v, pos := &ms[i], float64(n-1-i)
 		st := v.S.Stats
@@ -93,11 +92,10 @@ func rateChart(vs []measure.Variant) chart {
 			dots = append(dots, plotter.XY{X: r, Y: pos})
 			right = math.Max(right, r)
 		}
-		label := format.Rate(st.Mean)
+		at, lbls[i] = append(at, plotter.XY{X: right, Y: pos}), format.Rate(st.Mean)
 		if !v.S.IsBaseline && b >= 0 && st.N > 0 && ms[b].S.Stats.N > 0 { // the difference is defined
-			label += "  (" + format.Delta(v.S.Comparison.DeltaPct) + ")"
+			lbls[i] += "  (" + format.Delta(v.S.Comparison.DeltaPct) + ")"
 		}
-		at, lbls = append(at, plotter.XY{X: right, Y: pos}), append(lbls, label)
 	}
 	f.NominalY(names...)
 	f.whiskers(whisk, colorInk, true)
@@ -107,9 +105,7 @@ func rateChart(vs []measure.Variant) chart {
 		f.refLine(mean, -0.5, mean, float64(n)-0.5, colorMuted, "baseline mean")
 	}
 	f.labels(at, lbls, vg.Point{X: 6, Y: -4}, 9.5, colorInk, draw.XLeft)
-	f.X.Min = 0
-	f.X.Max *= 1.22 // room for the labels right of the bars
-	f.label = "total req/s per variant"
+	f.X.Min, f.X.Max = 0, f.X.Max*1.22 // room for the labels right of the bars
 	return f.draw(vg.Length(70 + 30*n))
 }
 
@@ -141,13 +137,12 @@ func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string,
 func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Prediction) chart {
 	f.Y.Tick.Marker = rateTicks
 	n := len(s.Points)
-	means, ds, ticks := make(plotter.XYs, n), make([]measure.Variant, n), make([]string, n)
-	xs, ratios := make([]float64, n), make([]string, n)
+	means, ticks, xs, ratios := make(plotter.XYs, n), make([]string, n), make([]float64, n), make([]string, n)
 	var whisk xyErrors
 	for j, pt := range s.Points {
 		means[j] = plotter.XY{X: pt.X, Y: pt.D.S.Stats.Mean}
 		whisk.add(means[j], pt.D.S.Stats)
-		ds[j], ticks[j], xs[j], ratios[j] = pt.D, pt.Label, pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
+		ticks[j], xs[j], ratios[j] = pt.Label, pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
 	}
 	first, last := s.Points[0], s.Points[n-1]
 	lo, hi := first.X-0.5, last.X+0.5 // the baseline's line
@@ -160,10 +155,10 @@ func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Pred
 		w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
 		for _, pt := range s.Points {
 			f.bar(pt.X, pt.D.S.Stats.Mean, w, 0, variantColor(pt.D.I), false)
+			f.key(variantLegend([]measure.Variant{pt.D})...)
 		}
 		f.whiskers(whisk, colorInk, false)
 		f.nominalX(ticks, true)
-		f.key(variantLegend(ds)...)
 	}
 	if j := slices.IndexFunc(s.Points, func(p seriesPoint) bool { return p.D.S.Best }); j >= 0 {
 		b := s.Points[j].D
@@ -248,9 +243,7 @@ func groupChart(vs []measure.Variant) chart {
 	ms := measured(vs)
 	rates := map[[2]int]float64{} // (variant, group index) -> mean rate
 	cpusOf := map[int]string{}    // group index -> CPUs, from the first variant that has the group
-	cols := make([]color.RGBA, len(ms))
 	for j, v := range ms {
-		cols[j] = variantColor(v.I)
 		for _, g := range measure.VariantGroups(v.V) {
 			rates[[2]int{j, g.Index}] = stat.Mean(g.Rates, nil)
 			if _, ok := cpusOf[g.Index]; !ok {
@@ -267,7 +260,8 @@ func groupChart(vs []measure.Variant) chart {
 		ticks[i] = groupName(k, cpusOf[k])
 	}
 	f.Y.Tick.Marker = rateTicks
-	f.groupedBars(len(order), cols, func(i, j int) float64 {
+	col := func(j int) color.RGBA { return variantColor(ms[j].I) }
+	f.groupedBars(len(order), len(ms), col, func(i, j int) float64 {
 		if r, ok := rates[[2]int{j, order[i]}]; ok {
 			return r
 		}
@@ -279,16 +273,16 @@ func groupChart(vs []measure.Variant) chart {
 	return f.draw(280)
 }
 
-// groupedBars draws at each of n categories a bar per colour of value (NaN:
-// none), side by side; it reports which colours drew a bar.
-func (f *figure) groupedBars(n int, cols []color.RGBA, value func(cat, k int) float64) []bool {
-	w := max(min((chartWidth-100)/vg.Length(n*(len(cols)+1)), 40), 2)
-	used := make([]bool, len(cols))
+// groupedBars draws at each of n categories m bars side by side, of value (NaN:
+// none) and colour col; it reports which of the m drew a bar.
+func (f *figure) groupedBars(n, m int, col func(k int) color.RGBA, value func(cat, k int) float64) []bool {
+	w := max(min((chartWidth-100)/vg.Length(n*(m+1)), 40), 2)
+	used := make([]bool, m)
 	for i := range n {
-		for k, col := range cols {
+		for k := range m {
 			if v := value(i, k); !math.IsNaN(v) {
 				used[k] = true
-				f.bar(float64(i), v, w, vg.Length(float64(k)-float64(len(cols)-1)/2)*w, col, false)
+				f.bar(float64(i), v, w, vg.Length(float64(k)-float64(m-1)/2)*w, col(k), false)
 			}
 		}
 	}
@@ -315,14 +309,12 @@ func cpuChart(vs []measure.Variant) []chart {
 			"not the server; busy time of other processes does not.", limit)}, "", "busy", false, true)
 	f.Y.Tick.Marker = percentTicks
 	ms := measured(vs)
-	names, cols := make([]string, len(ms)), make([]color.RGBA, len(cpuKinds))
+	names := make([]string, len(ms))
 	for i, v := range ms {
 		names[i] = v.V.Name
 	}
-	for k, kind := range cpuKinds {
-		cols[k] = kind.col
-	}
-	used := f.groupedBars(len(ms), cols, func(i, k int) float64 {
+	col := func(k int) color.RGBA { return cpuKinds[k].col }
+	used := f.groupedBars(len(ms), len(cpuKinds), col, func(i, k int) float64 {
 		mc, v := catalogued(cpuKinds[k].key, true), &ms[i]
 		var xs []float64
 		for r := range v.V.Reps {

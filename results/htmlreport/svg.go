@@ -106,7 +106,9 @@ func (f *figure) key(items ...legendItem) { f.c.Legend = append(f.c.Legend, item
 // bar adds a bar of value v at pos, shifted by offset along the category axis.
 func (f *figure) bar(pos, v float64, width, offset vg.Length, c color.Color, horizontal bool) {
 	b, err := plotter.NewBarChart(plotter.Values{v}, width)
-	f.add(err, func() { b.XMin, b.Offset, b.Color, b.LineStyle.Width, b.Horizontal = pos, offset, c, 0, horizontal }, b)
+	f.add(err, func() {
+		b.XMin, b.Offset, b.Color, b.LineStyle.Width, b.Horizontal = pos, offset, c, 0, horizontal
+	}, b)
 }
 
 // line adds a line through xys; dashes nil for a solid one.

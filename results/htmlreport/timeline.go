@@ -113,10 +113,7 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []chart {
 	ax, marks := newTimeAxis(rep.Timeline), eventMarks(ra.Events)
 	out := []chart{rateTimeline(rep, ax, marks, ra.Timeline.Stalls), handshakeTimeline(rep.Timeline, ax, marks)}
-	if c, ok := cpuTimeline(rep.Timeline, ax, marks); ok {
-		out = append(out, c)
-	}
-	return out
+	return append(out, cpuTimeline(rep.Timeline, ax, marks)...)
 }
 
 // eventMark is the kernel events of one interval: one mark on the axis.
@@ -214,21 +211,9 @@ func niceBelow(x float64) float64 {
 type svgDoc struct{ strings.Builder }
 
 // el writes element name with attrs (name, then a string, escaped and left out
-// when "", a float64 or an int), its text and tooltip; self-closed without.
+// when "", a float64 or an int), its text and tooltip; self-closed without, an
+// <svg> left open for drawing to close.
 func (d *svgDoc) el(name, text, title string, attrs ...any) {
-	d.start(name, attrs)
-	if text == "" && title == "" {
-		d.WriteString("/>")
-		return
-	}
-	d.WriteString(">" + html.EscapeString(text))
-	if title != "" {
-		d.WriteString("<title>" + html.EscapeString(title) + "</title>")
-	}
-	d.WriteString("</" + name + ">")
-}
-
-func (d *svgDoc) start(name string, attrs []any) {
 	d.WriteString("<" + name)
 	for i := 0; i+1 < len(attrs); i += 2 {
 		var v string
@@ -244,13 +229,22 @@ func (d *svgDoc) start(name string, attrs []any) {
 			d.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
 		}
 	}
+	switch {
+	case name == "svg":
+		d.WriteString(">")
+	case text == "" && title == "":
+		d.WriteString("/>")
+	case title == "":
+		d.WriteString(">" + html.EscapeString(text) + "</" + name + ">")
+	default:
+		d.WriteString(">" + html.EscapeString(text) + "<title>" + html.EscapeString(title) + "</title></" + name + ">")
+	}
 }
 
 // svg starts a drawing of w×h user units named label; drawing closes it.
 func (d *svgDoc) svg(class string, w, h float64, label string, attrs ...any) {
-	d.start("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
-		"role", "img", "aria-label", label}, attrs...))
-	d.WriteString(">")
+	d.el("svg", "", "", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
+		"role", "img", "aria-label", label}, attrs...)...)
 }
 
 func (d *svgDoc) drawing() template.HTML { return template.HTML(d.String() + "</svg>") }
@@ -475,8 +469,8 @@ type lineChart struct {
 	legend              []legendItem
 }
 
-// draw draws lc's lines that have a value over t; false when none has.
-func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) {
+// draw draws lc's lines that have a value over t, then legend's entries.
+func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) chart {
 	c := newCanvas(150, 0, ax, lc.y, lc.label, marks)
 	ch := chart{Class: lc.class, Title: lc.title}
 	if lc.threshold > 0 {
@@ -490,7 +484,7 @@ func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) (chart
 	}
 	c.frame(false)
 	ch.SVG, ch.Legend = c.drawing(), append(ch.Legend, lc.legend...)
-	return ch, len(ch.Legend) > len(lc.legend)
+	return ch
 }
 
 // handshakeTimeline draws the TLS handshake's p50 and p99 per interval in ms
@@ -532,13 +526,12 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	for _, t := range decades(y.lo, y.hi, ms125, func(int) bool { return false }) {
 		y.ticks = append(y.ticks, t.Value)
 	}
-	ch, _ := lc.draw(t, ax, marks)
-	return ch
+	return lc.draw(t, ax, marks)
 }
 
 // cpuTimeline draws the client's and server's CPU busy per interval against the
-// client-bound threshold; false when none was measured.
-func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) {
+// client-bound threshold; none when none was measured.
+func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) []chart {
 	orNaN := func(v *float64) float64 {
 		if v == nil {
 			return math.NaN()
@@ -546,7 +539,7 @@ func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) 
 		return *v
 	}
 	limit := results.ClientBoundBusy
-	return lineChart{class: "tl-cpu", title: "CPU busy per interval: client and server", label: "client and server CPU busy over time",
+	ch := lineChart{class: "tl-cpu", title: "CPU busy per interval: client and server", label: "client and server CPU busy over time",
 		threshold: limit, y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
 			label: func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" }},
 		lines: []timelineLine{
@@ -556,4 +549,8 @@ func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) 
 		},
 		legend: []legendItem{dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm)},
 	}.draw(t, ax, marks)
+	if len(ch.Legend) == 1 { // the threshold's alone
+		return nil
+	}
+	return []chart{ch}
 }
