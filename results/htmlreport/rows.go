@@ -51,12 +51,12 @@ func fromTable(id string, tb tables.Table) *table {
 	right := func(k int) bool { return k < len(tb.Right) && tb.Right[k] }
 	t := &table{ID: id}
 	for k, h := range tb.Header {
-		t.Head = append(t.Head, td{Text: h, Class: numClass(right(k))})
+		t.Head = append(t.Head, td{Text: h, Class: numClass[right(k)]})
 	}
 	for _, r := range tb.Rows {
 		cells := make([]td, len(r))
 		for k, c := range r {
-			cells[k] = td{Text: cell(c), Class: numClass(right(k))}
+			cells[k] = td{Text: cell(c), Class: numClass[right(k)]}
 			switch {
 			case k == 0:
 				cells[k].Class = "name"
@@ -72,7 +72,8 @@ func fromTable(id string, tb tables.Table) *table {
 }
 
 // pageColumn is a catalogue measure of a page table, Head replacing its label,
-// Unit appending its unit; a table with Needs columns shows rows with one.
+// Unit appending its unit; a table with Needs columns shows the rows with one,
+// and is left out (nil) without any.
 type pageColumn struct {
 	Key, Head         string
 	Unit, Left, Needs bool
@@ -138,13 +139,13 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		t.Head = append(t.Head, td{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!pc.Left)})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass[!pc.Left]})
 	}
 	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
 		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			c := td{Text: dash, Class: numClass(!pc.Left)}
+			c := td{Text: dash, Class: numClass[!pc.Left]}
 			if v := value(cols[k]); v.Kind != measure.None {
 				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))
@@ -184,6 +185,9 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		default:
 			add("", value, name)
 		}
+	}
+	if needs && len(t.Rows) == 0 {
+		return nil
 	}
 	return t
 }
@@ -229,9 +233,7 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 				r.Cells[0].Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, v.S.Stats.N)
 			}
 		}
-		if v.S.IsBaseline {
-			r.Class = "base"
-		}
+		r.Class = map[bool]string{true: "base"}[v.S.IsBaseline]
 	}
 	notesRows(pg.Comparison)
 	pg.Variants = &table{Head: []td{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
@@ -247,7 +249,7 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 		pg.Reps.add("", td{Text: "no completed repetitions"})
 	}
 	pg.Groups = groupsTable.build(m, vs)
-	pg.OpenLoop, pg.ServerCost, pg.CPU = ifRows(openLoopTable.build(m, vs)), ifRows(serverCostTable.build(m, vs)), ifRows(cpuTable.build(m, vs))
+	pg.OpenLoop, pg.ServerCost, pg.CPU = openLoopTable.build(m, vs), serverCostTable.build(m, vs), cpuTable.build(m, vs)
 	pg.Latency = fromTable("", tables.VariantLatencies(m))
 	pg.NotCounted = fromTable("not-counted-table", tables.NotCounted(m))
 	pg.Errors = fromTable("", tables.Errors(m))
@@ -255,19 +257,8 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Probes = fromTable("", tables.ProbeReadings(m))
 }
 
-// ifRows is t, nil without rows: the page leaves it out.
-func ifRows(t *table) *table {
-	if len(t.Rows) == 0 {
-		return nil
-	}
-	return t
-}
 
 func right(s string) td { return td{Text: s, Class: "num"} }
 
-func numClass(right bool) string {
-	if right {
-		return "num"
-	}
-	return ""
-}
+// numClass is a right-aligned column's class.
+var numClass = map[bool]string{true: "num"}
