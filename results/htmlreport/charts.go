@@ -41,13 +41,7 @@ type legendItem struct {
 	Line, Dashed bool
 }
 
-func variantLegend(vs []measure.Variant) []legendItem {
-	items := make([]legendItem, len(vs))
-	for i, v := range vs {
-		items[i] = boxItem(baselineName(&v), variantColor(v.I))
-	}
-	return items
-}
+func variantItem(v *measure.Variant) legendItem { return boxItem(baselineName(v), variantColor(v.I)) }
 
 func baselineName(v *measure.Variant) string {
 	if v.S.IsBaseline {
@@ -64,8 +58,7 @@ func ciTop(st stats.Stats) float64 {
 	return st.Mean
 }
 
-// rateChart draws each measured variant's mean rate as a horizontal bar, the
-// first on top, with its 95 % CI and its repetitions as dots.
+// rateChart draws each measured variant's mean rate as a bar with its 95 % CI and repetitions.
 func rateChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-rate", Title: "Throughput per variant",
 		Caption: "Bar: mean total req/s over the repetitions; whisker: 95 % confidence interval of the mean (needs ≥ 2 repetitions); " +
@@ -155,7 +148,7 @@ func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Pred
 		w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
 		for _, pt := range s.Points {
 			f.bar(pt.X, pt.D.S.Stats.Mean, w, 0, variantColor(pt.D.I), false)
-			f.key(variantLegend([]measure.Variant{pt.D})...)
+			f.key(variantItem(&pt.D))
 		}
 		f.whiskers(whisk, colorInk, false)
 		f.nominalX(ticks, true)
@@ -176,8 +169,7 @@ func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Pred
 	return f.draw(300)
 }
 
-// bestMark rings the best point (x, st.Mean) and labels it inside the chart:
-// right of it, left of it right of mid, over a bar above its whisker.
+// bestMark rings the best point (x, st.Mean), labelled on the side that keeps it in the chart.
 func (f *figure) bestMark(x float64, st stats.Stats, label, legend string, bar bool, mid float64) {
 	y, off, align := st.Mean, vg.Point{X: 10, Y: 10}, draw.XLeft
 	switch {
@@ -204,16 +196,15 @@ func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.Variant
 			"Further left is faster; the upper end of each curve is the tail.",
 	}, name+" (ms, log scale)", "requests ≤ x", true, true)
 	f.X.Scale, f.X.Tick.Marker, f.Y.Tick.Marker = plot.LogScale{}, logMsTicks, fractionTicks
-	var drawn []measure.Variant
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range measured(vs) {
 		if pts := cdf(pick(v.S)); len(pts) > 0 {
 			lo, hi = math.Min(lo, pts[0].X), math.Max(hi, pts[len(pts)-1].X)
 			f.line(pts, variantColor(v.I), 1.8)
-			drawn = append(drawn, v)
+			f.key(variantItem(&v))
 		}
 	}
-	if len(drawn) == 0 {
+	if len(f.c.Legend) == 0 {
 		return f.none("no " + name + " latencies recorded")
 	}
 	// Whole decades around the data, so the log axis has labelled ticks.
@@ -223,7 +214,6 @@ func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.Variant
 		f.X.Max = f.X.Min * 10
 	}
 	f.Y.Min, f.Y.Max = 0, 1
-	f.key(variantLegend(drawn)...)
 	return f.draw(280)
 }
 
@@ -269,7 +259,9 @@ func groupChart(vs []measure.Variant) chart {
 	})
 	f.nominalX(ticks, true)
 	f.Y.Min, f.Y.Max = 0, f.Y.Max*1.08
-	f.key(variantLegend(ms)...)
+	for _, v := range ms {
+		f.key(variantItem(&v))
+	}
 	return f.draw(280)
 }
 
@@ -299,8 +291,7 @@ var cpuKinds = []struct {
 	{"server_busy", "server", colorServer},
 }
 
-// cpuChart draws each measured variant's mean busy shares against the
-// client-bound threshold; none when none was measured.
+// cpuChart draws the mean busy shares against the client-bound threshold; none if unmeasured.
 func cpuChart(vs []measure.Variant) []chart {
 	limit := results.ClientBoundBusy * 100
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
@@ -446,8 +437,7 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 		"best", false, math.Inf(1))
 }
 
-// capacityChart draws the bounded p99 latency against the rate asked at each
-// step of c: failing steps ringed, the knee dotted.
+// capacityChart draws each step's bounded p99 against the rate asked, failures ringed.
 func capacityChart(r *results.Run, c *results.Capacity) chart {
 	spec, name := r.Capacity, r.Variants[c.Variant].Name
 	what, target := "p99 handshake", spec.P99Handshake

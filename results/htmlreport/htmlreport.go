@@ -32,8 +32,7 @@ func Write(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// page is what the template renders, the banners' lines as the text report has
-// them; Crossed counts the thresholds that did not pass.
+// page is what the template renders, the banners' lines as the text report has them.
 type page struct {
 	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
 	Interrupted, Incomplete, NoVariants                                           bool

@@ -13,8 +13,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// profileSection is the server profile: the bars of CPU by library, the text's
-// table and lines, and per variant its flame graph or (Err) why it has none.
+// profileSection is the server profile: CPU by library, and a flame graph per variant.
 type profileSection struct {
 	On     string
 	Bars   chart
@@ -53,8 +52,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	return sec
 }
 
-// profileBars draws a bar per variant split by library, and its legend; a
-// variant without a profile gets its reason.
+// profileBars draws a bar per variant split by library, or why it has none.
 func profileBars(t *analysis.ProfileTable) chart {
 	var legend []legendItem
 	colorOf := map[string]string{}
@@ -106,8 +104,7 @@ type flameNode struct {
 	children map[string]*flameNode
 }
 
-// flameSVG draws v's folded stacks as a flame graph, the roots at the bottom,
-// each frame as wide as its share of the samples, its callees on top of it.
+// flameSVG draws v's folded stacks as a flame graph, the roots at the bottom.
 func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	root := &flameNode{name: "all", children: map[string]*flameNode{}}
 	depth := 0
@@ -140,8 +137,7 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	return d.drawing()
 }
 
-// flame draws frame n at x, level rows above the bottom h, and its callees in
-// name order on top of it; total is the root's samples.
+// flame draws frame n at x, level rows above the bottom h, then its callees in name order.
 func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 	scale := profileWidth / float64(total)
 	w := float64(n.samples) * scale

@@ -257,7 +257,6 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Probes = fromTable("", tables.ProbeReadings(m))
 }
 
-
 func right(s string) td { return td{Text: s, Class: "num"} }
 
 // numClass is a right-aligned column's class.

@@ -70,8 +70,7 @@ type figure struct {
 	label string
 }
 
-// newFigure starts c with the report's fonts, axis labels and light grid lines
-// at the major ticks of the axes named.
+// newFigure starts c with the report's fonts, axis labels and grid lines on the axes named.
 func newFigure(c chart, xLabel, yLabel string, vertical, horizontal bool) *figure {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel

@@ -18,8 +18,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// timelineSection is a block per variant with its repetitions' facts, diagnoses
-// and charts, the variants without a timeline, and the banner's diagnoses.
+// timelineSection is a block per variant of its repetitions' facts, diagnoses and charts.
 type timelineSection struct {
 	Recorded      bool
 	Variants      []timelineVariant
@@ -168,8 +167,7 @@ func (a axis) frac(v float64) float64 {
 	return (v - a.lo) / (a.hi - a.lo)
 }
 
-// newTimeAxis spans t's points in seconds from the window's start, with about
-// ten ticks at a round step, 0 among them.
+// newTimeAxis spans t's points in seconds, with about ten ticks at a round step.
 func newTimeAxis(t *results.Timeline) axis {
 	ax := axis{lo: t.Points[0].Start.Seconds(), hi: t.Points[len(t.Points)-1].End().Seconds(), label: seconds}
 	if ax.hi <= ax.lo {
@@ -259,8 +257,7 @@ type canvas struct {
 	t, v           axis
 }
 
-// newCanvas starts a chart h high, extra of it under the axis, with the warm-up's
-// band, a band over each interval with kernel events and the grid.
+// newCanvas starts a chart h high (extra under the axis) with its bands and grid.
 func newCanvas(h, extra float64, t, v axis, label string, marks []eventMark) *canvas {
 	c := &canvas{x0: tlLeft, x1: tlWidth - tlRight, y0: tlTop, y1: h - tlBottom - extra, t: t, v: v}
 	c.svg("", tlWidth, h, label, "font-family", fontFamily, "font-size", "11", "fill", "#222")
@@ -334,8 +331,7 @@ func span(start, length time.Duration) string {
 	return seconds(round3(start)) + " to " + seconds(round3(start+length))
 }
 
-// line draws l at each interval's middle, a <polyline> per run of values, a dot
-// for a run of one.
+// line draws l at the intervals' middles, a <polyline> per run of values, a dot for one.
 func (c *canvas) line(l timelineLine, pts []results.Point) {
 	var run []string
 	flush := func() {
@@ -359,8 +355,7 @@ func (c *canvas) line(l timelineLine, pts []results.Point) {
 	flush()
 }
 
-// rateTimeline draws a repetition's responses per second stacked by group, the
-// warm-up faded, stalls outlined, kernel events marked under the axis.
+// rateTimeline draws a repetition's responses per second, stacked by group.
 func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnosis.Stall) chart {
 	top := map[time.Duration]float64{} // stack height by interval start
 	hi := 0.0
@@ -487,8 +482,7 @@ func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) chart 
 	return ch
 }
 
-// handshakeTimeline draws the TLS handshake's p50 and p99 per interval in ms
-// on a log scale; an interval without handshakes leaves a gap.
+// handshakeTimeline draws the handshake's p50 and p99 per interval, in ms on a log scale.
 func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	ms := func(d time.Duration) float64 {
 		if d <= 0 {
@@ -529,8 +523,7 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	return lc.draw(t, ax, marks)
 }
 
-// cpuTimeline draws the client's and server's CPU busy per interval against the
-// client-bound threshold; none when none was measured.
+// cpuTimeline draws CPU busy per interval; none when none was measured.
 func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) []chart {
 	orNaN := func(v *float64) float64 {
 		if v == nil {
