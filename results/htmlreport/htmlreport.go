@@ -34,11 +34,10 @@ func Write(w io.Writer, m *analysis.Report) error {
 
 // page is what the template renders, the banners' lines as the text report has them.
 type page struct {
-	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
-	Interrupted, Incomplete, NoVariants                                           bool
-	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds    []string
-	ClientBound                                                                   []string
-	Crossed, ClientBoundMore                                                      int
+	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan           string
+	Interrupted, Incomplete, NoVariants                                                     bool
+	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds, ClientBound []string
+	Crossed, ClientBoundMore                                                                int
 
 	Drift, Search, Capacity, Speed *section
 	Timeline                       *timelineSection
@@ -105,8 +104,7 @@ func newPage(m *analysis.Report) *page {
 	if len(r.Variants) == 0 {
 		return pg
 	}
-	sum := m.Summary
-	vs := newVariantData(m)
+	sum, vs := m.Summary, newVariantData(m)
 	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
 	if nc := sum.NoComparison().String(); nc != "" {
