@@ -98,10 +98,9 @@ func profileBars(t *analysis.ProfileTable) chart {
 
 // flameNode is a frame of a flame graph, its samples its callees' too.
 type flameNode struct {
-	name     string
-	lib      string
-	samples  uint64
-	children map[string]*flameNode
+	name, lib string
+	samples   uint64
+	children  map[string]*flameNode
 }
 
 // flameSVG draws v's folded stacks as a flame graph, the roots at the bottom.
@@ -145,10 +144,10 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 		return
 	}
 	y := h - float64(level+1)*flameRow
-	title := "all: " + format.Count(n.samples) + " samples"
+	samples := format.Count(n.samples) + " samples"
+	title := "all: " + samples
 	if level > 0 {
-		share := format.Percent(float64(n.samples) / float64(total))
-		title = n.name + " (" + n.lib + "): " + share + ", " + format.Count(n.samples) + " samples"
+		title = n.name + " (" + n.lib + "): " + format.Percent(float64(n.samples)/float64(total)) + ", " + samples
 	}
 	d.WriteString("<g>")
 	d.el("title", title, "")

@@ -457,29 +457,29 @@ type timelineLine struct {
 
 // lineChart is a timeline chart of lines, with a dashed threshold when > 0.
 type lineChart struct {
-	class, title, label string
-	y                   axis
-	lines               []timelineLine
-	threshold           float64
-	legend              []legendItem
+	chart
+	label     string
+	y         axis
+	lines     []timelineLine
+	threshold float64
 }
 
-// draw draws lc's lines that have a value over t, then legend's entries.
+// draw draws lc's lines that have a value over t, their legend before lc's.
 func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) chart {
 	c := newCanvas(150, 0, ax, lc.y, lc.label, marks)
-	ch := chart{Class: lc.class, Title: lc.title}
+	var legend []legendItem
 	if lc.threshold > 0 {
 		c.path("threshold", c.hline(c.y(lc.threshold)), cssColor(colorAlarm), "stroke-dasharray", "5 3")
 	}
 	for _, l := range lc.lines {
 		if slices.ContainsFunc(t.Points, func(p results.Point) bool { return !math.IsNaN(l.v(&p)) }) {
 			c.line(l, t.Points)
-			ch.Legend = append(ch.Legend, lineItem(l.name, l.col))
+			legend = append(legend, lineItem(l.name, l.col))
 		}
 	}
 	c.frame(false)
-	ch.SVG, ch.Legend = c.drawing(), append(ch.Legend, lc.legend...)
-	return ch
+	lc.SVG, lc.Legend = c.drawing(), append(legend, lc.Legend...)
+	return lc.chart
 }
 
 // handshakeTimeline draws the handshake's p50 and p99 per interval, in ms on a log scale.
@@ -490,7 +490,7 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 		}
 		return float64(d) / float64(time.Millisecond)
 	}
-	lc := lineChart{class: "tl-handshake", title: "TLS handshake time: p50 and p99 per interval (ms, log scale)",
+	lc := lineChart{chart: chart{Class: "tl-handshake", Title: "TLS handshake time: p50 and p99 per interval (ms, log scale)"},
 		label: "TLS handshake p50 and p99 over time", y: axis{log: true, label: func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }},
 		lines: []timelineLine{
 			{"p50", "p50", colorP50, func(p *results.Point) float64 { return ms(p.HandshakeP50) }},
@@ -532,15 +532,15 @@ func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) []chart {
 		return *v
 	}
 	limit := results.ClientBoundBusy
-	ch := lineChart{class: "tl-cpu", title: "CPU busy per interval: client and server", label: "client and server CPU busy over time",
-		threshold: limit, y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
+	bound := dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm)
+	ch := lineChart{chart: chart{Class: "tl-cpu", Title: "CPU busy per interval: client and server", Legend: []legendItem{bound}},
+		label: "client and server CPU busy over time", threshold: limit, y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
 			label: func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" }},
 		lines: []timelineLine{
 			{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
 			{"cpus", "groups' CPUs (anything on them)", colorCPUs, func(p *results.Point) float64 { return orNaN(p.CPUsBusy) }},
 			{"server", "server", colorServer, func(p *results.Point) float64 { return orNaN(p.ServerBusy) }},
 		},
-		legend: []legendItem{dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm)},
 	}.draw(t, ax, marks)
 	if len(ch.Legend) == 1 { // the threshold's alone
 		return nil
