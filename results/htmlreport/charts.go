@@ -102,32 +102,25 @@ func rateChart(vs []measure.Variant) chart {
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepCharts draws a chart per sweep series: a line over a numeric sweep, else
-// a bar per value (a line between names would suggest values between them).
-func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string, pred *softratio.Prediction) []chart {
-	var out []chart
-	for i, s := range ss {
-		xName, why := s.Key, "the swept values are names, not numbers"
-		if s.Key == "" {
-			xName, why = "swept values", "several swept values change at once"
-		}
-		c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
-			Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
-		if s.Numeric {
-			c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
-			c.Caption = "Points: mean total req/s of each variant of the series; "
-		}
-		c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster " +
-			"than every other; dashed line: the baseline's mean."
-		if v := verdicts[s.Series]; v != "" {
-			c.Caption += " Verdict: " + v + "."
-		}
-		out = append(out, sweepChart(newFigure(c, xName, "mean total req/s", false, true), s, base, pred))
+// sweepChart draws the i-th sweep series, its caption ending with verdict: a line
+// over numbers, else a bar per value (a line between names would suggest values between).
+func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *softratio.Prediction) chart {
+	xName, why := s.Key, "the swept values are names, not numbers"
+	if s.Key == "" {
+		xName, why = "swept values", "several swept values change at once"
 	}
-	return out
-}
-
-func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Prediction) chart {
+	c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
+		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
+	if s.Numeric {
+		c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
+		c.Caption = "Points: mean total req/s of each variant of the series; "
+	}
+	c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster " +
+		"than every other; dashed line: the baseline's mean."
+	if verdict != "" {
+		c.Caption += " Verdict: " + verdict + "."
+	}
+	f := newFigure(c, xName, "mean total req/s", false, true)
 	f.Y.Tick.Marker = rateTicks
 	n := len(s.Points)
 	means, ticks, xs, ratios := make(plotter.XYs, n), make([]string, n), make([]float64, n), make([]string, n)

@@ -137,12 +137,9 @@ func charts(m *analysis.Report, vs []measure.Variant) []chart {
 		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
 	}
 	out = append(out, rateChart(vs))
-	verdicts := map[string]string{}
-	for k := range m.Summary.Sweeps {
-		sw := &m.Summary.Sweeps[k]
-		verdicts[sw.Series] = tables.PlateauLine(m.Summary, sw)
+	for i, s := range sweepSeries(m.Summary.Sweeps, vs) {
+		out = append(out, sweepChart(i, s, base, tables.PlateauLine(m.Summary, s.SweepSummary), m.SoftRatio))
 	}
-	out = append(out, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts, m.SoftRatio)...)
 	ratioOf := map[string]string{}
 	for _, v := range m.Run.Variants {
 		ratioOf[v.Name] = v.Env[analysis.SoftRatioEnv]
