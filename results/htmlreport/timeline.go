@@ -20,7 +20,6 @@ import (
 
 // timelineSection is a block per variant of its repetitions' facts, diagnoses and charts.
 type timelineSection struct {
-	Recorded      bool
 	Variants      []timelineVariant
 	Without       []string
 	Diagnoses     []diagnosisLine
@@ -35,10 +34,11 @@ type timelineVariant struct {
 	Reps            []timelineRep
 }
 
-// timelineRep is a repetition's <details>, the first drawn of each variant Open.
+// timelineRep is a repetition's <details>, the first drawn of each variant Open;
+// one without charts recorded no timeline.
 type timelineRep struct {
 	ID, Rep, Summary string
-	Open, None       bool
+	Open             bool
 	Facts            []tables.Notice // tables.RepTimeline
 	Diagnoses        []diagnosisBlock
 	Charts           []chart
@@ -59,10 +59,10 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
 			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1)}
-			if tr.None = rep.Timeline == nil || len(rep.Timeline.Points) == 0; tr.None {
+			if rep.Timeline == nil || len(rep.Timeline.Points) == 0 {
 				tr.Summary = "no timeline recorded"
 			} else {
-				tr.Open, open, sec.Recorded = open, false, true
+				tr.Open, open = open, false
 				blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
 				ra := &v.R.Reps[v.I][j]
 				tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
