@@ -238,10 +238,7 @@ func groupChart(vs []measure.Variant) chart {
 		return f.none("no group results")
 	}
 	order := slices.Sorted(maps.Keys(cpusOf))
-	ticks := make([]string, len(order))
-	for i, k := range order {
-		ticks[i] = groupName(k, cpusOf[k])
-	}
+	ticks := mapped(order, func(k int) string { return groupName(k, cpusOf[k]) })
 	f.Y.Tick.Marker = rateTicks
 	col := func(j int) color.RGBA { return variantColor(ms[j].I) }
 	f.groupedBars(len(order), len(ms), col, func(i, j int) float64 {
@@ -293,10 +290,6 @@ func cpuChart(vs []measure.Variant) []chart {
 			"not the server; busy time of other processes does not.", limit)}, "", "busy", false, true)
 	f.Y.Tick.Marker = percentTicks
 	ms := measured(vs)
-	names := make([]string, len(ms))
-	for i, v := range ms {
-		names[i] = v.V.Name
-	}
 	col := func(k int) color.RGBA { return cpuKinds[k].col }
 	used := f.groupedBars(len(ms), len(cpuKinds), col, func(i, k int) float64 {
 		mc, v := catalogued(cpuKinds[k].key, true), &ms[i]
@@ -318,7 +311,7 @@ func cpuChart(vs []measure.Variant) []chart {
 		return nil
 	}
 	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm, fmt.Sprintf("client-bound threshold (%.0f %%)", limit))
-	f.nominalX(names, false)
+	f.nominalX(mapped(ms, func(v measure.Variant) string { return v.V.Name }), false)
 	f.Y.Min, f.Y.Max = 0, 100
 	return []chart{f.draw(260)}
 }
@@ -408,11 +401,7 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 			plateau = append(plateau, xy)
 		}
 		whisk.add(xy, pt.Stats)
-		n := make([]string, len(pt.Visits))
-		for j, v := range pt.Visits {
-			n[j] = "#" + strconv.Itoa(v)
-		}
-		nums = append(nums, strings.Join(n, ","))
+		nums = append(nums, strings.Join(mapped(pt.Visits, func(v int) string { return "#" + strconv.Itoa(v) }), ","))
 	}
 	pts := f.glyphs(all, palette[0], 3.5, draw.CircleGlyph{})
 	f.whiskers(whisk, palette[0], false)

@@ -71,6 +71,15 @@ func measured(vs []measure.Variant) []measure.Variant {
 	return slices.DeleteFunc(slices.Clone(vs), func(v measure.Variant) bool { return len(v.V.Reps) == 0 })
 }
 
+// mapped is f of each of xs.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
 // firstOf is the first n of lines and how many more there are.
 func firstOf[T any](lines []T, n int) ([]T, int) {
 	if len(lines) > n {
@@ -90,10 +99,7 @@ func newPage(m *analysis.Report) *page {
 		NotMeasured: m.NotMeasured.Strings(), Partial: m.Partial.Strings(), Excluded: m.Excluded.Strings(),
 		Metrics: facts["metrics"], Warnings: m.Warnings, Hints: m.Hints.Strings(),
 		Threshold:  strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
-		NoVariants: len(r.Variants) == 0, Plan: planText(r.Plan),
-	}
-	for _, h := range r.Hosts {
-		pg.Hosts = append(pg.Hosts, format.HostLine(h))
+		NoVariants: len(r.Variants) == 0, Plan: planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
 	}
 	for _, c := range m.Thresholds {
 		pg.Thresholds = append(pg.Thresholds, c.Line().String())

@@ -67,10 +67,9 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 				ra := &v.R.Reps[v.I][j]
 				tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
 				tr.Charts = repTimelineCharts(rep, ra)
-				for k := range ra.Timeline.Diagnoses {
-					d := &ra.Timeline.Diagnoses[k]
-					tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(d)})
-				}
+				tr.Diagnoses = mapped(ra.Timeline.Diagnoses, func(d diagnosis.Diagnosis) diagnosisBlock {
+					return diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(&d)}
+				})
 			}
 			tv.Reps = append(tv.Reps, tr)
 		}
@@ -80,12 +79,9 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 			sec.Variants = append(sec.Variants, tv)
 		}
 	}
-	for k := range m.Diagnoses {
-		d := &m.Diagnoses[k]
-		sec.Diagnoses = append(sec.Diagnoses, diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause.String(),
-			Href: blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]})
-	}
-	sec.Diagnoses, sec.DiagnosesMore = firstOf(sec.Diagnoses, maxClientBound)
+	sec.Diagnoses, sec.DiagnosesMore = firstOf(mapped(m.Diagnoses, func(d diagnosis.Diagnosis) diagnosisLine {
+		return diagnosisLine{tables.DiagnosisTitle(&d) + ": " + d.Cause.String(), blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]}
+	}), maxClientBound)
 	return sec
 }
 
@@ -94,11 +90,7 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " +
 		seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
-		titles := make([]string, len(ds))
-		for i := range ds {
-			titles[i] = ds[i].Title
-		}
-		s += "; diagnosed: " + strings.Join(titles, ", ")
+		s += "; diagnosed: " + strings.Join(mapped(ds, func(d diagnosis.Diagnosis) string { return d.Title }), ", ")
 	} else {
 		s += "; no diagnosis"
 	}
