@@ -310,11 +310,7 @@ func seconds(v float64) string {
 	if v == 0 {
 		return "0"
 	}
-	s := strconv.FormatFloat(math.Abs(v), 'f', -1, 64) + " s"
-	if v < 0 {
-		s = "−" + s
-	}
-	return s
+	return strings.Replace(strconv.FormatFloat(v, 'f', -1, 64), "-", "−", 1) + " s"
 }
 
 // span names an interval to the millisecond: "3 s to 4 s", "−1 s to 0".
