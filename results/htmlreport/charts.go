@@ -44,10 +44,7 @@ type legendItem struct {
 func variantItem(v *measure.Variant) legendItem { return boxItem(baselineName(v), variantColor(v.I)) }
 
 func baselineName(v *measure.Variant) string {
-	if v.S.IsBaseline {
-		return v.V.Name + " (baseline)"
-	}
-	return v.V.Name
+	return v.V.Name + map[bool]string{true: " (baseline)"}[v.S.IsBaseline]
 }
 
 // ciTop is the top of st's whisker, its mean without a CI.
@@ -514,12 +511,9 @@ func sweepSeries(sws []analysis.SweepSummary, vs []measure.Variant) []series {
 			s.Key = sw.Keys[0]
 		}
 		for n, i := range sw.Variants {
-			p := seriesPoint{X: float64(n), Label: sw.Labels[n], D: vs[i]}
+			p := seriesPoint{X: float64(n), Label: cmp.Or(sw.Labels[n], vs[i].V.Name), D: vs[i]}
 			if sw.Numeric {
 				p.X = sw.Values[n]
-			}
-			if p.Label == "" {
-				p.Label = vs[i].V.Name
 			}
 			s.Points = append(s.Points, p)
 		}
