@@ -138,10 +138,7 @@ func charts(m *analysis.Report, vs []measure.Variant) []chart {
 	if m.Summary.Baseline >= 0 {
 		base = &vs[m.Summary.Baseline]
 	}
-	var out []chart
-	for i := range m.Capacities {
-		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
-	}
+	out := mapped(m.Capacities, func(c results.Capacity) chart { return capacityChart(m.Run, &c) })
 	out = append(out, rateChart(vs))
 	for i, s := range sweepSeries(m.Summary.Sweeps, vs) {
 		out = append(out, sweepChart(i, s, base, tables.PlateauLine(m.Summary, s.SweepSummary), m.SoftRatio))
@@ -164,12 +161,11 @@ func capacitySectionOf(m *analysis.Report) *section {
 	if cs == nil {
 		return nil
 	}
-	s := &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}}
-	for i := range cs {
-		s.Parts = append(s.Parts, section{Heading: r.Variants[cs[i].Variant].Name + ": " + notes.KneeWords(&cs[i], r.Capacity.From),
-			Tables: []*table{fromTable("", tables.Capacity(&cs[i]))}})
-	}
-	return s
+	parts := mapped(cs, func(c results.Capacity) section {
+		return section{Heading: r.Variants[c.Variant].Name + ": " + notes.KneeWords(&c, r.Capacity.From),
+			Tables: []*table{fromTable("", tables.Capacity(&c))}}
+	})
+	return &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}, Parts: parts}
 }
 
 // speedSectionOf lays out the crypto speed table st; nil for none.

@@ -41,14 +41,13 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	}
 	sec := &profileSection{On: t.OnLine().String(), Bars: profileBars(t), Lines: tables.ProfileLines(t),
 		Table: fromTable("profile-table", tables.Profile(t))}
-	for i := range t.Variants {
-		v := &t.Variants[i]
+	sec.Flames = mapped(t.Variants, func(v analysis.ProfileVariant) chart {
 		fg := chart{Title: v.Name, Err: v.Missing.String()}
 		if v.Available() {
-			fg.SVG = flameSVG(v)
+			fg.SVG = flameSVG(&v)
 		}
-		sec.Flames = append(sec.Flames, fg)
-	}
+		return fg
+	})
 	return sec
 }
 
