@@ -27,8 +27,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// chart is one figure of the report: its SVG, or Err saying why it could
-// not be drawn. The legend is HTML under the chart, so it hides no data.
+// chart is one figure: its SVG or Err saying why not; its legend is HTML, hiding no data.
 type chart struct {
 	ID, Class, Title, Caption string
 	SVG                       template.HTML
@@ -42,24 +41,13 @@ type legendItem struct {
 	Line, Dashed bool
 }
 
-// variantLegend is a legend entry per variant.
-func variantLegend(vs []measure.Variant) []legendItem {
-	items := make([]legendItem, len(vs))
-	for i, v := range vs {
-		items[i] = boxItem(baselineName(&v), variantColor(v.I))
-	}
-	return items
-}
+func variantItem(v *measure.Variant) legendItem { return boxItem(baselineName(v), variantColor(v.I)) }
 
-// baselineName is v's name, marked when it is the baseline.
 func baselineName(v *measure.Variant) string {
-	if v.S.IsBaseline {
-		return v.V.Name + " (baseline)"
-	}
-	return v.V.Name
+	return v.V.Name + map[bool]string{true: " (baseline)"}[v.S.IsBaseline]
 }
 
-// ciTop is the top of st's whisker: its mean without a confidence interval.
+// ciTop is the top of st's whisker, its mean without a CI.
 func ciTop(st stats.Stats) float64 {
 	if st.HasCI {
 		return math.Max(st.Mean, st.CI95High)
@@ -67,24 +55,22 @@ func ciTop(st stats.Stats) float64 {
 	return st.Mean
 }
 
-// rateChart draws each measured variant's mean rate as a horizontal bar
-// (the first at the top) with its 95 % CI and its repetitions as dots.
+// rateChart draws each measured variant's mean rate as a bar with its 95 % CI and repetitions.
 func rateChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-rate", Title: "Throughput per variant",
 		Caption: "Bar: mean total req/s over the repetitions; whisker: 95 % confidence interval of the mean (needs ≥ 2 repetitions); " +
 			"dots: the repetitions; dashed line: the baseline's mean. The label gives the mean and the difference from the baseline.",
 	}, "total req/s", "", true, false)
 	ms := measured(vs)
-	if len(ms) == 0 {
+	n := len(ms)
+	if n == 0 {
 		return f.none("no variant has a completed repetition")
 	}
-	n := len(ms)
-	f.X.Tick.Marker = rateTicks
+	f.X.Tick.Marker, f.label = rateTicks, "total req/s per variant"
 	b := slices.IndexFunc(ms, func(v measure.Variant) bool { return v.S.IsBaseline }) // -1: not measured
-	names := make([]string, n)
+	names, lbls := make([]string, n), make([]string, n)
 	var whisk xyErrors
 	var dots, at plotter.XYs
-	var lbls []string
 	for i := range ms {
 		v, pos := &ms[i], float64(n-1-i)
 		st := v.S.Stats
@@ -96,11 +82,10 @@ func rateChart(vs []measure.Variant) chart {
 			dots = append(dots, plotter.XY{X: r, Y: pos})
 			right = math.Max(right, r)
 		}
-		label := format.Rate(st.Mean)
+		at, lbls[i] = append(at, plotter.XY{X: right, Y: pos}), format.Rate(st.Mean)
 		if !v.S.IsBaseline && b >= 0 && st.N > 0 && ms[b].S.Stats.N > 0 { // the difference is defined
-			label += "  (" + format.Delta(v.S.Comparison.DeltaPct) + ")"
+			lbls[i] += "  (" + format.Delta(v.S.Comparison.DeltaPct) + ")"
 		}
-		at, lbls = append(at, plotter.XY{X: right, Y: pos}), append(lbls, label)
 	}
 	f.NominalY(names...)
 	f.whiskers(whisk, colorInk, true)
@@ -110,51 +95,37 @@ func rateChart(vs []measure.Variant) chart {
 		f.refLine(mean, -0.5, mean, float64(n)-0.5, colorMuted, "baseline mean")
 	}
 	f.labels(at, lbls, vg.Point{X: 6, Y: -4}, 9.5, colorInk, draw.XLeft)
-	f.X.Min = 0
-	f.X.Max *= 1.22 // room for the labels right of the bars
-	f.label = "total req/s per variant"
+	f.X.Min, f.X.Max = 0, f.X.Max*1.22 // room for the labels right of the bars
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepCharts draws a chart per sweep series, each caption ending with
-// its sweep's verdict: a line over a numeric sweep, a bar per value
-// otherwise (a line between names would suggest values between them).
-// Each shows its points' means and 95 % CIs, the best ringed and
-// labelled, the baseline's mean dashed across.
-func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string, pred *softratio.Prediction) []chart {
-	var out []chart
-	for i, s := range ss {
-		xName, why := s.Key, "the swept values are names, not numbers"
-		if s.Key == "" {
-			xName, why = "swept values", "several swept values change at once"
-		}
-		c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
-			Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
-		if s.Numeric {
-			c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
-			c.Caption = "Points: mean total req/s of each variant of the series; "
-		}
-		c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster " +
-			"than every other; dashed line: the baseline's mean."
-		if v := verdicts[s.Series]; v != "" {
-			c.Caption += " Verdict: " + v + "."
-		}
-		out = append(out, sweepChart(newFigure(c, xName, "mean total req/s", false, true), s, base, pred))
+// sweepChart draws the i-th sweep series, its caption ending with verdict: a line
+// over numbers, else a bar per value (a line between names would suggest values between).
+func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *softratio.Prediction) chart {
+	xName, why := s.Key, "the swept values are names, not numbers"
+	if s.Key == "" {
+		xName, why = "swept values", "several swept values change at once"
 	}
-	return out
-}
-
-// sweepChart draws series s into f.
-func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Prediction) chart {
+	c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
+		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
+	if s.Numeric {
+		c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
+		c.Caption = "Points: mean total req/s of each variant of the series; "
+	}
+	c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster " +
+		"than every other; dashed line: the baseline's mean."
+	if verdict != "" {
+		c.Caption += " Verdict: " + verdict + "."
+	}
+	f := newFigure(c, xName, "mean total req/s", false, true)
 	f.Y.Tick.Marker = rateTicks
 	n := len(s.Points)
-	means, ds, ticks := make(plotter.XYs, n), make([]measure.Variant, n), make([]string, n)
-	xs, ratios := make([]float64, n), make([]string, n)
+	means, ticks, xs, ratios := make(plotter.XYs, n), make([]string, n), make([]float64, n), make([]string, n)
 	var whisk xyErrors
 	for j, pt := range s.Points {
 		means[j] = plotter.XY{X: pt.X, Y: pt.D.S.Stats.Mean}
 		whisk.add(means[j], pt.D.S.Stats)
-		ds[j], ticks[j], xs[j], ratios[j] = pt.D, pt.Label, pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
+		ticks[j], xs[j], ratios[j] = pt.Label, pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
 	}
 	first, last := s.Points[0], s.Points[n-1]
 	lo, hi := first.X-0.5, last.X+0.5 // the baseline's line
@@ -167,10 +138,10 @@ func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Pred
 		w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
 		for _, pt := range s.Points {
 			f.bar(pt.X, pt.D.S.Stats.Mean, w, 0, variantColor(pt.D.I), false)
+			f.key(variantItem(&pt.D))
 		}
 		f.whiskers(whisk, colorInk, false)
 		f.nominalX(ticks, true)
-		f.key(variantLegend(ds)...)
 	}
 	if j := slices.IndexFunc(s.Points, func(p seriesPoint) bool { return p.D.S.Best }); j >= 0 {
 		b := s.Points[j].D
@@ -188,9 +159,7 @@ func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Pred
 	return f.draw(300)
 }
 
-// bestMark rings the best point (x, st.Mean) and labels it: right of the
-// ring, or left of it right of mid, so that it stays inside the chart;
-// over a bar above its whisker.
+// bestMark rings the best point (x, st.Mean), labelled on the side that keeps it in the chart.
 func (f *figure) bestMark(x float64, st stats.Stats, label, legend string, bar bool, mid float64) {
 	y, off, align := st.Mean, vg.Point{X: 10, Y: 10}, draw.XLeft
 	switch {
@@ -199,9 +168,9 @@ func (f *figure) bestMark(x float64, st stats.Stats, label, legend string, bar b
 	case x > mid:
 		off, align = vg.Point{X: -10, Y: 10}, draw.XRight
 	}
-	f.glyphs(plotter.XYs{{X: x, Y: st.Mean}}, colorBest, 8, draw.RingGlyph{})
-	f.labels(plotter.XYs{{X: x, Y: y}}, []string{label}, off, 10, colorBest, align)
-	f.key(boxItem(legend, colorBest))
+	f.glyphs(plotter.XYs{{X: x, Y: st.Mean}}, colorAlarm, 8, draw.RingGlyph{})
+	f.labels(plotter.XYs{{X: x, Y: y}}, []string{label}, off, 10, colorAlarm, align)
+	f.key(boxItem(legend, colorAlarm))
 }
 
 // spanX widens the x axis to lo..hi and leaves room above for the best's label.
@@ -210,24 +179,22 @@ func (f *figure) spanX(lo, hi float64) {
 	f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
 }
 
-// cdfChart draws every measured variant's CDF of one latency, merged
-// over its repetitions, on a log ms axis.
+// cdfChart draws each measured variant's CDF of one latency on a log ms axis.
 func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
 	f := newFigure(chart{ID: id, Title: "Latency CDF: " + name,
 		Caption: "Fraction of requests whose " + name + " took at most x ms, from the HDR histograms of every repetition merged exactly. " +
 			"Further left is faster; the upper end of each curve is the tail.",
 	}, name+" (ms, log scale)", "requests ≤ x", true, true)
 	f.X.Scale, f.X.Tick.Marker, f.Y.Tick.Marker = plot.LogScale{}, logMsTicks, fractionTicks
-	var drawn []measure.Variant
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range measured(vs) {
 		if pts := cdf(pick(v.S)); len(pts) > 0 {
 			lo, hi = math.Min(lo, pts[0].X), math.Max(hi, pts[len(pts)-1].X)
 			f.line(pts, variantColor(v.I), 1.8)
-			drawn = append(drawn, v)
+			f.key(variantItem(&v))
 		}
 	}
-	if len(drawn) == 0 {
+	if len(f.c.Legend) == 0 {
 		return f.none("no " + name + " latencies recorded")
 	}
 	// Whole decades around the data, so the log axis has labelled ticks.
@@ -237,11 +204,9 @@ func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.Variant
 		f.X.Max = f.X.Min * 10
 	}
 	f.Y.Min, f.Y.Max = 0, 1
-	f.key(variantLegend(drawn)...)
 	return f.draw(280)
 }
 
-// groupName names worker group index, with its CPUs when pinned.
 func groupName(index int, cpus string) string {
 	if cpus == "" {
 		return "group " + strconv.Itoa(index)
@@ -249,8 +214,7 @@ func groupName(index int, cpus string) string {
 	return "group " + strconv.Itoa(index) + " (" + cpus + ")"
 }
 
-// groupChart draws each group's mean rate over the repetitions, bars of
-// the variants side by side per group index.
+// groupChart draws each group's mean rate, the variants side by side per group.
 func groupChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
@@ -259,9 +223,7 @@ func groupChart(vs []measure.Variant) chart {
 	ms := measured(vs)
 	rates := map[[2]int]float64{} // (variant, group index) -> mean rate
 	cpusOf := map[int]string{}    // group index -> CPUs, from the first variant that has the group
-	cols := make([]color.RGBA, len(ms))
 	for j, v := range ms {
-		cols[j] = variantColor(v.I)
 		for _, g := range measure.VariantGroups(v.V) {
 			rates[[2]int{j, g.Index}] = stat.Mean(g.Rates, nil)
 			if _, ok := cpusOf[g.Index]; !ok {
@@ -273,12 +235,10 @@ func groupChart(vs []measure.Variant) chart {
 		return f.none("no group results")
 	}
 	order := slices.Sorted(maps.Keys(cpusOf))
-	ticks := make([]string, len(order))
-	for i, k := range order {
-		ticks[i] = groupName(k, cpusOf[k])
-	}
+	ticks := mapped(order, func(k int) string { return groupName(k, cpusOf[k]) })
 	f.Y.Tick.Marker = rateTicks
-	f.groupedBars(len(order), cols, func(i, j int) float64 {
+	col := func(j int) color.RGBA { return variantColor(ms[j].I) }
+	f.groupedBars(len(order), len(ms), col, func(i, j int) float64 {
 		if r, ok := rates[[2]int{j, order[i]}]; ok {
 			return r
 		}
@@ -286,28 +246,29 @@ func groupChart(vs []measure.Variant) chart {
 	})
 	f.nominalX(ticks, true)
 	f.Y.Min, f.Y.Max = 0, f.Y.Max*1.08
-	f.key(variantLegend(ms)...)
+	for _, v := range ms {
+		f.key(variantItem(&v))
+	}
 	return f.draw(280)
 }
 
-// groupedBars draws at each of n categories a bar per colour, side by
-// side, of value (NaN: none); it reports which colours drew a bar.
-func (f *figure) groupedBars(n int, cols []color.RGBA, value func(cat, k int) float64) []bool {
-	w := max(min((chartWidth-100)/vg.Length(n*(len(cols)+1)), 40), 2)
-	used := make([]bool, len(cols))
+// groupedBars draws at each of n categories m bars side by side, of value (NaN:
+// none) and colour col; it reports which of the m drew a bar.
+func (f *figure) groupedBars(n, m int, col func(k int) color.RGBA, value func(cat, k int) float64) []bool {
+	w := max(min((chartWidth-100)/vg.Length(n*(m+1)), 40), 2)
+	used := make([]bool, m)
 	for i := range n {
-		for k, col := range cols {
+		for k := range m {
 			if v := value(i, k); !math.IsNaN(v) {
 				used[k] = true
-				f.bar(float64(i), v, w, vg.Length(float64(k)-float64(len(cols)-1)/2)*w, col, false)
+				f.bar(float64(i), v, w, vg.Length(float64(k)-float64(m-1)/2)*w, col(k), false)
 			}
 		}
 	}
 	return used
 }
 
-// cpuKinds are the bars of the CPU chart: the catalogue's measure key,
-// its name and colour.
+// cpuKinds are the CPU chart's bars: catalogue key, name, colour.
 var cpuKinds = []struct {
 	key, name string
 	col       color.RGBA
@@ -317,8 +278,7 @@ var cpuKinds = []struct {
 	{"server_busy", "server", colorServer},
 }
 
-// cpuChart draws each measured variant's mean busy shares (cpuKinds)
-// against the client-bound threshold; none when none was measured.
+// cpuChart draws the mean busy shares against the client-bound threshold; none if unmeasured.
 func cpuChart(vs []measure.Variant) []chart {
 	limit := results.ClientBoundBusy * 100
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
@@ -327,14 +287,8 @@ func cpuChart(vs []measure.Variant) []chart {
 			"not the server; busy time of other processes does not.", limit)}, "", "busy", false, true)
 	f.Y.Tick.Marker = percentTicks
 	ms := measured(vs)
-	names, cols := make([]string, len(ms)), make([]color.RGBA, len(cpuKinds))
-	for i, v := range ms {
-		names[i] = v.V.Name
-	}
-	for k, kind := range cpuKinds {
-		cols[k] = kind.col
-	}
-	used := f.groupedBars(len(ms), cols, func(i, k int) float64 {
+	col := func(k int) color.RGBA { return cpuKinds[k].col }
+	used := f.groupedBars(len(ms), len(cpuKinds), col, func(i, k int) float64 {
 		mc, v := catalogued(cpuKinds[k].key, true), &ms[i]
 		var xs []float64
 		for r := range v.V.Reps {
@@ -354,14 +308,13 @@ func cpuChart(vs []measure.Variant) []chart {
 		return nil
 	}
 	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm, fmt.Sprintf("client-bound threshold (%.0f %%)", limit))
-	f.nominalX(names, false)
+	f.nominalX(mapped(ms, func(v measure.Variant) string { return v.V.Name }), false)
 	f.Y.Min, f.Y.Max = 0, 100
 	return []chart{f.draw(260)}
 }
 
-// searchChart draws every value a search visited (see searchMarks) and,
-// for req/s over the soft ratio (ratioOf: by variant), the model's curve;
-// none without a search or when a visited value is not a number.
+// searchChart draws the values a search visited and, for req/s over the soft
+// ratio, the model's curve; none when a visited value is not a number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || len(ss.Points) == 0 {
 		return nil
@@ -400,7 +353,7 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 	return []chart{f.draw(320)}
 }
 
-// padded is lo..hi widened by 5 % on each side (first by 1 when empty).
+// padded is lo..hi widened by 5 % each side (first by 1 when empty).
 func padded(lo, hi float64) (float64, float64) {
 	if lo == hi {
 		lo, hi = lo-1, hi+1
@@ -409,8 +362,8 @@ func padded(lo, hi float64) (float64, float64) {
 	return lo - pad, hi + pad
 }
 
-// modelCurve draws the soft-ratio model's rate across xs when pred
-// predicts and each point's soft ratio in percent is its x.
+// modelCurve draws the soft-ratio model's rate across xs when pred predicts
+// and each point's soft ratio in percent is its x.
 func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []string) {
 	if pred == nil || pred.Status != softratio.OK || len(xs) == 0 {
 		return
@@ -434,8 +387,6 @@ func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []s
 	}
 }
 
-// searchMarks draws the visited values at xs: means, whiskers, the
-// plateau's squares, the visit numbers and the best's ring.
 func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 	var all, plateau plotter.XYs
 	var whisk xyErrors
@@ -447,11 +398,7 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 			plateau = append(plateau, xy)
 		}
 		whisk.add(xy, pt.Stats)
-		n := make([]string, len(pt.Visits))
-		for j, v := range pt.Visits {
-			n[j] = "#" + strconv.Itoa(v)
-		}
-		nums = append(nums, strings.Join(n, ","))
+		nums = append(nums, strings.Join(mapped(pt.Visits, func(v int) string { return "#" + strconv.Itoa(v) }), ","))
 	}
 	pts := f.glyphs(all, palette[0], 3.5, draw.CircleGlyph{})
 	f.whiskers(whisk, palette[0], false)
@@ -469,8 +416,7 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 		"best", false, math.Inf(1))
 }
 
-// capacityChart draws the p99 latency the target bounds against the rate
-// asked at each step of c: failing steps ringed, the knee dotted.
+// capacityChart draws each step's bounded p99 against the rate asked, failures ringed.
 func capacityChart(r *results.Run, c *results.Capacity) chart {
 	spec, name := r.Capacity, r.Variants[c.Variant].Name
 	what, target := "p99 handshake", spec.P99Handshake
@@ -511,9 +457,9 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	f.refLine(lo, ms, hi, ms, colorMuted, "target "+tms+" ms")
 	f.key(boxItem("missed a target", colorAlarm))
 	if c.Knee > 0 {
-		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorBest, 1.2, 1.5, 2.5)
-		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorBest, draw.XLeft)
-		f.key(dashedItem("knee", colorBest))
+		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorAlarm, 1.2, 1.5, 2.5)
+		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorAlarm, draw.XLeft)
+		f.key(dashedItem("knee", colorAlarm))
 	}
 	pad := (hi - lo) * 0.05
 	f.X.Min, f.X.Max = math.Max(0, lo-pad), hi+pad
@@ -521,8 +467,8 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	return f.draw(300)
 }
 
-// cdf is the empirical CDF of h (µs) in ms, exact at the bounds of each
-// non-empty bucket, x ≥ 1 µs for a log axis; nil for an empty histogram.
+// cdf is h's (µs) empirical CDF in ms, exact at each non-empty bucket's
+// bounds, x ≥ 1 µs for a log axis; nil for an empty histogram.
 func cdf(h *results.Histogram) plotter.XYs {
 	if results.EmptyHistogram(h) {
 		return nil
@@ -542,8 +488,8 @@ func cdf(h *results.Histogram) plotter.XYs {
 	return pts
 }
 
-// series is a sweep on the x axis: a numeric one at its numbers, a
-// categorical one at its positions. Key is "" when several are swept.
+// series is a sweep on the x axis, numeric at its numbers, else at its
+// positions; Key is "" when several are swept.
 type series struct {
 	*analysis.SweepSummary
 	Key    string
@@ -565,12 +511,9 @@ func sweepSeries(sws []analysis.SweepSummary, vs []measure.Variant) []series {
 			s.Key = sw.Keys[0]
 		}
 		for n, i := range sw.Variants {
-			p := seriesPoint{X: float64(n), Label: sw.Labels[n], D: vs[i]}
+			p := seriesPoint{X: float64(n), Label: cmp.Or(sw.Labels[n], vs[i].V.Name), D: vs[i]}
 			if sw.Numeric {
 				p.X = sw.Values[n]
-			}
-			if p.Label == "" {
-				p.Label = vs[i].V.Name
 			}
 			s.Points = append(s.Points, p)
 		}

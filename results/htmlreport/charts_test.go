@@ -149,6 +149,15 @@ func fixtureSweeps() []analysis.SweepSummary {
 	}
 }
 
+// sweepCharts draws every series of ss as the page does.
+func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string, pred *softratio.Prediction) []chart {
+	var out []chart
+	for i, s := range ss {
+		out = append(out, sweepChart(i, s, base, verdicts[s.Series], pred))
+	}
+	return out
+}
+
 // TestSweepChartKinds draws a sweep over certificate names and one over
 // ratio numbers. The names must be bars: a filled rectangle per value in
 // its variant's colour, heights in proportion to the means (bars start

@@ -19,8 +19,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// Write writes m as one self-contained page (report.html): inline CSS and
-// SVG, no script, no outside reference; a chart that cannot be drawn says why.
+// Write writes m as report.html: inline CSS and SVG, no script, no outside reference.
 func Write(w io.Writer, m *analysis.Report) error {
 	var b bytes.Buffer // the whole page, so that a failure writes none of it
 	err := pageTemplate.Execute(&b, newPage(m))
@@ -33,16 +32,12 @@ func Write(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// page is what the template renders; the banners' lines come from the
-// analysis as the text report has them. Incomplete: rebuilt from the
-// journal before the run ended; Crossed: thresholds that did not pass;
-// ClientBound: the first maxClientBound client-bound groups.
+// page is what the template renders, the banners' lines as the text report has them.
 type page struct {
-	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
-	Interrupted, Incomplete, NoVariants                                           bool
-	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds    []string
-	ClientBound                                                                   []string
-	Crossed, ClientBoundMore                                                      int
+	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan           string
+	Interrupted, Incomplete, NoVariants                                                     bool
+	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds, ClientBound []string
+	Crossed, ClientBoundMore                                                                int
 
 	Drift, Search, Capacity, Speed *section
 	Timeline                       *timelineSection
@@ -52,7 +47,7 @@ type page struct {
 	Comparison, Variants, Reps, Groups, Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
-// section is a part of the page: its heading, notes, tables and parts.
+// section is a part of the page.
 type section struct {
 	Heading string
 	Lines   []string
@@ -63,7 +58,6 @@ type section struct {
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
 
-// newVariantData is every variant of m.
 func newVariantData(m *analysis.Report) []measure.Variant {
 	vs := make([]measure.Variant, len(m.Run.Variants))
 	for i := range vs {
@@ -77,7 +71,16 @@ func measured(vs []measure.Variant) []measure.Variant {
 	return slices.DeleteFunc(slices.Clone(vs), func(v measure.Variant) bool { return len(v.V.Reps) == 0 })
 }
 
-// firstOf returns the first n of lines and how many more there are.
+// mapped is f of each of xs.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// firstOf is the first n of lines and how many more there are.
 func firstOf[T any](lines []T, n int) ([]T, int) {
 	if len(lines) > n {
 		return lines[:n], len(lines) - n
@@ -85,7 +88,6 @@ func firstOf[T any](lines []T, n int) ([]T, int) {
 	return lines, 0
 }
 
-// newPage lays out everything the page shows from the report m.
 func newPage(m *analysis.Report) *page {
 	r := m.Run
 	facts := map[string]string{}
@@ -97,10 +99,7 @@ func newPage(m *analysis.Report) *page {
 		NotMeasured: m.NotMeasured.Strings(), Partial: m.Partial.Strings(), Excluded: m.Excluded.Strings(),
 		Metrics: facts["metrics"], Warnings: m.Warnings, Hints: m.Hints.Strings(),
 		Threshold:  strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
-		NoVariants: len(r.Variants) == 0, Plan: planText(r.Plan),
-	}
-	for _, h := range r.Hosts {
-		pg.Hosts = append(pg.Hosts, format.HostLine(h))
+		NoVariants: len(r.Variants) == 0, Plan: planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
 	}
 	for _, c := range m.Thresholds {
 		pg.Thresholds = append(pg.Thresholds, c.Line().String())
@@ -111,8 +110,7 @@ func newPage(m *analysis.Report) *page {
 	if len(r.Variants) == 0 {
 		return pg
 	}
-	sum := m.Summary
-	vs := newVariantData(m)
+	sum, vs := m.Summary, newVariantData(m)
 	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
 	if nc := sum.NoComparison().String(); nc != "" {
@@ -135,23 +133,16 @@ func newPage(m *analysis.Report) *page {
 	return pg
 }
 
-// charts are the page's charts, in order.
 func charts(m *analysis.Report, vs []measure.Variant) []chart {
 	var base *measure.Variant // nil when the baseline was not measured
 	if m.Summary.Baseline >= 0 {
 		base = &vs[m.Summary.Baseline]
 	}
-	var out []chart
-	for i := range m.Capacities {
-		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
-	}
+	out := mapped(m.Capacities, func(c results.Capacity) chart { return capacityChart(m.Run, &c) })
 	out = append(out, rateChart(vs))
-	verdicts := map[string]string{}
-	for k := range m.Summary.Sweeps {
-		sw := &m.Summary.Sweeps[k]
-		verdicts[sw.Series] = tables.PlateauLine(m.Summary, sw)
+	for i, s := range sweepSeries(m.Summary.Sweeps, vs) {
+		out = append(out, sweepChart(i, s, base, tables.PlateauLine(m.Summary, s.SweepSummary), m.SoftRatio))
 	}
-	out = append(out, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts, m.SoftRatio)...)
 	ratioOf := map[string]string{}
 	for _, v := range m.Run.Variants {
 		ratioOf[v.Name] = v.Env[analysis.SoftRatioEnv]
@@ -164,23 +155,20 @@ func charts(m *analysis.Report, vs []measure.Variant) []chart {
 	return append(out, cpuChart(vs)...)
 }
 
-// capacitySectionOf lays out m's capacity answers: its line, the search
-// and a part per variant with its steps; nil for none.
+// capacitySectionOf lays out m's capacity answers, a part per variant; nil for none.
 func capacitySectionOf(m *analysis.Report) *section {
 	r, cs := m.Run, m.Capacities
 	if cs == nil {
 		return nil
 	}
-	s := &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}}
-	for i := range cs {
-		s.Parts = append(s.Parts, section{Heading: r.Variants[cs[i].Variant].Name + ": " + notes.KneeWords(&cs[i], r.Capacity.From),
-			Tables: []*table{fromTable("", tables.Capacity(&cs[i]))}})
-	}
-	return s
+	parts := mapped(cs, func(c results.Capacity) section {
+		return section{Heading: r.Variants[c.Variant].Name + ": " + notes.KneeWords(&c, r.Capacity.From),
+			Tables: []*table{fromTable("", tables.Capacity(&c))}}
+	})
+	return &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}, Parts: parts}
 }
 
-// speedSectionOf lays out the crypto speed table st (nil: none): the
-// baseline, the commands, the figures and the failed runs.
+// speedSectionOf lays out the crypto speed table st; nil for none.
 func speedSectionOf(st *analysis.SpeedTable) *section {
 	if st == nil {
 		return nil
@@ -197,7 +185,7 @@ func speedSectionOf(st *analysis.SpeedTable) *section {
 	return sec
 }
 
-// planText is the encoded plan indented, as given when not valid JSON.
+// planText is the plan indented, as given when not valid JSON.
 func planText(plan json.RawMessage) string {
 	if len(plan) == 0 {
 		return ""
@@ -212,6 +200,6 @@ func planText(plan json.RawMessage) string {
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-// pageTemplate is the page (templates/page.html) and its parts, XHTML-style
-// (void elements self-closed) so that the page is well-formed XML.
+// pageTemplate is the page and its parts, void elements self-closed so that the
+// page is well-formed XML.
 var pageTemplate = template.Must(template.New("page.html").ParseFS(templateFiles, "templates/*.html"))

@@ -13,9 +13,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// profileSection is the server profile: the line saying profiling was on,
-// the bars of CPU by library, the text's table and lines, and per variant
-// its flame graph or (Err) why it has none.
+// profileSection is the server profile: CPU by library, and a flame graph per variant.
 type profileSection struct {
 	On     string
 	Bars   chart
@@ -24,42 +22,36 @@ type profileSection struct {
 	Flames []chart
 }
 
-// Layout of the profile's drawings, in SVG user units.
+// Layout of the profile's drawings, in SVG user units. Narrower frames than
+// flameMinWidth are left out (their samples still widen their parents); the
+// bars colour the first barLibraries libraries, the rest are "other".
 const (
-	profileWidth = 720.0
-	barHeight    = 22.0
-	barLabel     = 150.0
-	flameRow     = 16.0
-	// flameMinWidth is the narrowest frame drawn: narrower ones are
-	// left out (their samples still widen their parents).
+	profileWidth  = 720.0
+	barHeight     = 22.0
+	barLabel      = 150.0
+	flameRow      = 16.0
 	flameMinWidth = 0.5
-	// barLibraries is how many libraries the bars colour one by one; the
-	// rest are one "other" segment.
-	barLibraries = 8
-	profileStyle = "max-width: 100%; height: auto; display: block; margin: .5em 0"
+	barLibraries  = 8
+	profileStyle  = "max-width: 100%; height: auto; display: block; margin: .5em 0"
 )
 
-// profileSectionOf lays out t; nil for nil.
 func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
 	}
 	sec := &profileSection{On: t.OnLine().String(), Bars: profileBars(t), Lines: tables.ProfileLines(t),
 		Table: fromTable("profile-table", tables.Profile(t))}
-	for i := range t.Variants {
-		v := &t.Variants[i]
+	sec.Flames = mapped(t.Variants, func(v analysis.ProfileVariant) chart {
 		fg := chart{Title: v.Name, Err: v.Missing.String()}
 		if v.Available() {
-			fg.SVG = flameSVG(v)
+			fg.SVG = flameSVG(&v)
 		}
-		sec.Flames = append(sec.Flames, fg)
-	}
+		return fg
+	})
 	return sec
 }
 
-// profileBars draws a bar per variant, its width the variant's samples
-// split by library (the table's first libraries one colour each, the rest
-// grey), and its legend; a variant without a profile gets its reason.
+// profileBars draws a bar per variant split by library, or why it has none.
 func profileBars(t *analysis.ProfileTable) chart {
 	var legend []legendItem
 	colorOf := map[string]string{}
@@ -103,17 +95,14 @@ func profileBars(t *analysis.ProfileTable) chart {
 	return chart{SVG: d.drawing(), Legend: legend}
 }
 
-// flameNode is one frame of a flame graph, its samples its callees' too.
+// flameNode is a frame of a flame graph, its samples its callees' too.
 type flameNode struct {
-	name     string
-	lib      string
-	samples  uint64
-	children map[string]*flameNode
+	name, lib string
+	samples   uint64
+	children  map[string]*flameNode
 }
 
-// flameSVG draws v's folded stacks as a flame graph: the roots at the
-// bottom, each frame as wide as its share of the samples, its callees on
-// top of it; a frame's tooltip gives its name, library and share.
+// flameSVG draws v's folded stacks as a flame graph, the roots at the bottom.
 func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	root := &flameNode{name: "all", children: map[string]*flameNode{}}
 	depth := 0
@@ -146,8 +135,7 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	return d.drawing()
 }
 
-// flame draws frame n at x, level rows above the bottom h, and its
-// callees in name order on top of it; total is the root's samples.
+// flame draws frame n at x, level rows above the bottom h, then its callees in name order.
 func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 	scale := profileWidth / float64(total)
 	w := float64(n.samples) * scale
@@ -155,10 +143,10 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 		return
 	}
 	y := h - float64(level+1)*flameRow
-	title := "all: " + format.Count(n.samples) + " samples"
+	samples := format.Count(n.samples) + " samples"
+	title := "all: " + samples
 	if level > 0 {
-		share := format.Percent(float64(n.samples) / float64(total))
-		title = n.name + " (" + n.lib + "): " + share + ", " + format.Count(n.samples) + " samples"
+		title = n.name + " (" + n.lib + "): " + format.Percent(float64(n.samples)/float64(total)) + ", " + samples
 	}
 	d.WriteString("<g>")
 	d.el("title", title, "")

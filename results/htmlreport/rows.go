@@ -15,7 +15,6 @@ import (
 // dash is the page's mark for an undefined value (format.Missing in text).
 const dash = "—"
 
-// cell is a formatter's result s with format.Missing shown as dash.
 func cell(s string) string {
 	if s == format.Missing {
 		return dash
@@ -23,7 +22,7 @@ func cell(s string) string {
 	return s
 }
 
-// table is one table of the page, drawn by the one "table" template.
+// table is one table of the page, drawn by the "table" template.
 type table struct {
 	ID   string
 	Head []td
@@ -35,8 +34,7 @@ type row struct {
 	Cells []td
 }
 
-// td is a body cell: Swatch is a colour square before Text, Flag a red
-// word after it; Span columns wide.
+// td is a cell: Swatch is a colour square before Text, Flag a red word after it.
 type td struct {
 	Text, Class, Swatch, Flag string
 	Span                      int
@@ -44,10 +42,8 @@ type td struct {
 
 func (t *table) add(class string, cells ...td) { t.Rows = append(t.Rows, row{class, cells}) }
 
-// fromTable is tb as the page shows it: its columns aligned as tb's, its
-// first column the row's name, its other left-aligned columns words,
-// Missing as dash and a left-aligned last column as a message; nil
-// without rows.
+// fromTable is tb as the page shows it: its first column the row's name, its
+// other left-aligned columns words, the last a message; nil without rows.
 func fromTable(id string, tb tables.Table) *table {
 	if len(tb.Rows) == 0 {
 		return nil
@@ -55,12 +51,12 @@ func fromTable(id string, tb tables.Table) *table {
 	right := func(k int) bool { return k < len(tb.Right) && tb.Right[k] }
 	t := &table{ID: id}
 	for k, h := range tb.Header {
-		t.Head = append(t.Head, td{Text: h, Class: numClass(right(k))})
+		t.Head = append(t.Head, td{Text: h, Class: numClass[right(k)]})
 	}
 	for _, r := range tb.Rows {
 		cells := make([]td, len(r))
 		for k, c := range r {
-			cells[k] = td{Text: cell(c), Class: numClass(right(k))}
+			cells[k] = td{Text: cell(c), Class: numClass[right(k)]}
 			switch {
 			case k == 0:
 				cells[k].Class = "name"
@@ -75,17 +71,16 @@ func fromTable(id string, tb tables.Table) *table {
 	return t
 }
 
-// pageColumn is a column of a page table: the catalogue's measure Key,
-// Head replacing its label, Unit appending its unit; a row needs a value
-// in one of its Needs columns when the table has any.
+// pageColumn is a catalogue measure of a page table, Head replacing its label,
+// Unit appending its unit; a table with Needs columns shows the rows with one,
+// and is left out (nil) without any.
 type pageColumn struct {
 	Key, Head         string
 	Unit, Left, Needs bool
 }
 
-// pageTable is one of the page's own tables of catalogue measures: a row
-// per variant, per repetition (Rep) or per group of a variant (Groups);
-// Extra adds the catalogue's other HTML measures after Cols.
+// pageTable is a page table of catalogue measures, a row per variant, per
+// repetition or per group; Extra adds the catalogue's other HTML measures.
 type pageTable struct {
 	ID                 string
 	Rep, Groups, Extra bool
@@ -118,7 +113,7 @@ var (
 	}}
 )
 
-// catalogued is the catalogue's measure key of a repetition (rep) or a variant.
+// catalogued is the catalogue's measure key of a repetition or a variant.
 func catalogued(key string, rep bool) measure.Column {
 	for i := range measure.Catalogue {
 		if me := &measure.Catalogue[i]; me.Key == key && me.Each == nil && (rep && me.Rep != nil || !rep && me.Variant != nil) {
@@ -128,8 +123,7 @@ func catalogued(key string, rep bool) measure.Column {
 	panic("htmlreport: no measure " + key)
 }
 
-// build lays out pt for vs: the lead cells, then a cell per column (dash
-// for none); a row whose repetition or group is hot is marked so.
+// build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 	var cols []measure.Column
 	for _, pc := range pt.Cols {
@@ -145,13 +139,13 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		t.Head = append(t.Head, td{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!pc.Left)})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass[!pc.Left]})
 	}
 	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
 		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			c := td{Text: dash, Class: numClass(!pc.Left)}
+			c := td{Text: dash, Class: numClass[!pc.Left]}
 			if v := value(cols[k]); v.Kind != measure.None {
 				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))
@@ -192,11 +186,14 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 			add("", value, name)
 		}
 	}
+	if needs && len(t.Rows) == 0 {
+		return nil
+	}
 	return t
 }
 
-// notesRows moves t's trailing left-aligned columns (its notes) to
-// labelled lines under each row, so that they do not widen the table.
+// notesRows moves t's trailing left-aligned columns (its notes) to labelled
+// lines under each row, so that they do not widen the table.
 func notesRows(t *table) {
 	n := len(t.Head)
 	for n > 1 && t.Head[n-1].Class == "" {
@@ -214,7 +211,7 @@ func notesRows(t *table) {
 	t.Head, t.Rows = t.Head[:n], rows
 }
 
-// repClass marks a failed or client-bound repetition hot, a flagged one.
+// repClass marks a failed or client-bound repetition hot, a flagged one flagged.
 func repClass(ra *analysis.RepReport) string {
 	switch {
 	case !ra.Failed.IsZero() || len(ra.ClientBoundGroups) > 0:
@@ -225,7 +222,6 @@ func repClass(ra *analysis.RepReport) string {
 	return ""
 }
 
-// addTables lays out the page's tables of the variants vs.
 func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Comparison = fromTable("comparison-table", tables.Comparison(m, measure.Markdown|measure.HTML))
 	for i := range pg.Comparison.Rows {
@@ -237,9 +233,7 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 				r.Cells[0].Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, v.S.Stats.N)
 			}
 		}
-		if v.S.IsBaseline {
-			r.Class = "base"
-		}
+		r.Class = map[bool]string{true: "base"}[v.S.IsBaseline]
 	}
 	notesRows(pg.Comparison)
 	pg.Variants = &table{Head: []td{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
@@ -255,7 +249,7 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 		pg.Reps.add("", td{Text: "no completed repetitions"})
 	}
 	pg.Groups = groupsTable.build(m, vs)
-	pg.OpenLoop, pg.ServerCost, pg.CPU = ifRows(openLoopTable.build(m, vs)), ifRows(serverCostTable.build(m, vs)), ifRows(cpuTable.build(m, vs))
+	pg.OpenLoop, pg.ServerCost, pg.CPU = openLoopTable.build(m, vs), serverCostTable.build(m, vs), cpuTable.build(m, vs)
 	pg.Latency = fromTable("", tables.VariantLatencies(m))
 	pg.NotCounted = fromTable("not-counted-table", tables.NotCounted(m))
 	pg.Errors = fromTable("", tables.Errors(m))
@@ -263,19 +257,7 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Probes = fromTable("", tables.ProbeReadings(m))
 }
 
-// ifRows is t, nil without rows: the page then leaves it out.
-func ifRows(t *table) *table {
-	if len(t.Rows) == 0 {
-		return nil
-	}
-	return t
-}
-
 func right(s string) td { return td{Text: s, Class: "num"} }
 
-func numClass(right bool) string {
-	if right {
-		return "num"
-	}
-	return ""
-}
+// numClass is a right-aligned column's class.
+var numClass = map[bool]string{true: "num"}

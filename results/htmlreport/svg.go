@@ -23,14 +23,13 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// chartWidth is every chart's width in points; the page's CSS scales it.
-// sans is their typeface: gonum/plot measures with its bundled Liberation
-// fonts, the SVG names the family with fallbacks.
+// chartWidth is every chart's width in points (the CSS scales it); gonum/plot
+// measures text in its bundled Liberation Sans, the SVG names fallbacks too.
 const chartWidth = 720 * vg.Length(1)
 
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
-// palette holds the variant colours ("category10"), in plan order.
+// palette colours the variants in plan order ("category10").
 var palette = []color.RGBA{
 	{31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255}, {214, 39, 40, 255},
 	{148, 103, 189, 255}, {140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255},
@@ -41,7 +40,6 @@ var (
 	colorInk       = color.RGBA{34, 34, 34, 255}
 	colorMuted     = color.RGBA{110, 110, 110, 255}
 	colorAlarm     = color.RGBA{200, 0, 0, 255}
-	colorBest      = colorAlarm
 	colorGridLight = color.RGBA{225, 225, 225, 255}
 	colorPlateau   = color.RGBA{44, 160, 44, 255}
 	colorModel     = color.RGBA{102, 51, 153, 255}
@@ -58,21 +56,13 @@ func variantColor(i int) color.RGBA { return palette[i%len(palette)] }
 
 func cssColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
-// boxItem, lineItem and dashedItem are legend entries: a filled box, a
-// line and a dashed line.
-func boxItem(name string, c color.RGBA) legendItem {
-	return legendItem{name, cssColor(c), false, false}
-}
-func lineItem(name string, c color.RGBA) legendItem {
-	return legendItem{name, cssColor(c), true, false}
-}
-func dashedItem(name string, c color.RGBA) legendItem {
-	return legendItem{name, cssColor(c), true, true}
-}
+// Legend entries: a filled box, a line, a dashed line.
+func boxItem(n string, c color.RGBA) legendItem    { return legendItem{n, cssColor(c), false, false} }
+func lineItem(n string, c color.RGBA) legendItem   { return legendItem{n, cssColor(c), true, false} }
+func dashedItem(n string, c color.RGBA) legendItem { return legendItem{n, cssColor(c), true, true} }
 
-// figure is chart c being drawn with gonum/plot, its marks' legend
-// entries gathering in c.Legend; the first error of its marks replaces
-// the drawing. label is the SVG's accessible name (default: the title).
+// figure is chart c drawn with gonum/plot, its legend gathering in c.Legend;
+// the first error of its marks replaces the drawing. label: the SVG's name.
 type figure struct {
 	*plot.Plot
 	c     chart
@@ -80,8 +70,7 @@ type figure struct {
 	label string
 }
 
-// newFigure starts c as a plot with the report's fonts and axis labels,
-// and light grid lines at the major ticks of the axes named.
+// newFigure starts c with the report's fonts, axis labels and grid lines on the axes named.
 func newFigure(c chart, xLabel, yLabel string, vertical, horizontal bool) *figure {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
@@ -97,12 +86,12 @@ func newFigure(c chart, xLabel, yLabel string, vertical, horizontal bool) *figur
 	return &figure{Plot: p, c: c}
 }
 
-// fail keeps the first error; it reports whether the figure is still good.
-func (f *figure) fail(err error) bool {
-	if f.err == nil {
-		f.err = err
+// add styles ps with set and adds them, unless err or an earlier error spoils the figure.
+func (f *figure) add(err error, set func(), ps ...plot.Plotter) {
+	if f.err = cmp.Or(f.err, err); f.err == nil {
+		set()
+		f.Add(ps...)
 	}
-	return f.err == nil
 }
 
 // none is the chart not drawn, saying why.
@@ -116,19 +105,15 @@ func (f *figure) key(items ...legendItem) { f.c.Legend = append(f.c.Legend, item
 // bar adds a bar of value v at pos, shifted by offset along the category axis.
 func (f *figure) bar(pos, v float64, width, offset vg.Length, c color.Color, horizontal bool) {
 	b, err := plotter.NewBarChart(plotter.Values{v}, width)
-	if f.fail(err) {
+	f.add(err, func() {
 		b.XMin, b.Offset, b.Color, b.LineStyle.Width, b.Horizontal = pos, offset, c, 0, horizontal
-		f.Add(b)
-	}
+	}, b)
 }
 
 // line adds a line through xys; dashes nil for a solid one.
 func (f *figure) line(xys plotter.XYs, c color.Color, width vg.Length, dashes ...vg.Length) {
 	l, err := plotter.NewLine(xys)
-	if f.fail(err) {
-		l.Color, l.Width, l.Dashes = c, width, dashes
-		f.Add(l)
-	}
+	f.add(err, func() { l.Color, l.Width, l.Dashes = c, width, dashes }, l)
 }
 
 // refLine adds a dashed reference line from (x0, y0) to (x1, y1) and its legend entry.
@@ -140,22 +125,17 @@ func (f *figure) refLine(x0, y0, x1, y1 float64, c color.RGBA, name string) {
 // linePoints adds a line through xys with a dot on every point, and its legend entry.
 func (f *figure) linePoints(xys plotter.XYs, c color.RGBA, name string) {
 	l, pts, err := plotter.NewLinePoints(xys)
-	if f.fail(err) {
+	f.add(err, func() {
 		l.Color, l.Width = c, 2
 		pts.GlyphStyle = draw.GlyphStyle{Color: c, Radius: 3.5, Shape: draw.CircleGlyph{}}
-		f.Add(l, pts)
-	}
+	}, l, pts)
 	f.key(lineItem(name, c))
 }
 
 // glyphs adds a mark of the given shape and radius at each of xys.
 func (f *figure) glyphs(xys plotter.XYs, c color.Color, radius vg.Length, shape draw.GlyphDrawer) *plotter.Scatter {
 	s, err := plotter.NewScatter(xys)
-	if !f.fail(err) {
-		return nil
-	}
-	s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: radius, Shape: shape}
-	f.Add(s)
+	f.add(err, func() { s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: radius, Shape: shape} }, s)
 	return s
 }
 
@@ -163,31 +143,25 @@ func (f *figure) glyphs(xys plotter.XYs, c color.Color, radius vg.Length, shape 
 func (f *figure) whiskers(e xyErrors, c color.Color, horizontal bool) {
 	style := draw.LineStyle{Color: c, Width: 1.5}
 	switch {
-	case len(e.XYs) == 0 || f.err != nil:
+	case len(e.XYs) == 0:
 	case horizontal:
-		if eb, err := plotter.NewXErrorBars(e); f.fail(err) {
-			eb.LineStyle, eb.CapWidth = style, 8
-			f.Add(eb)
-		}
+		eb, err := plotter.NewXErrorBars(e)
+		f.add(err, func() { eb.LineStyle, eb.CapWidth = style, 8 }, eb)
 	default:
-		if eb, err := plotter.NewYErrorBars(e); f.fail(err) {
-			eb.LineStyle, eb.CapWidth = style, 8
-			f.Add(eb)
-		}
+		eb, err := plotter.NewYErrorBars(e)
+		f.add(err, func() { eb.LineStyle, eb.CapWidth = style, 8 }, eb)
 	}
 }
 
 // labels adds text at the points, offset by off, in size pt.
 func (f *figure) labels(xys plotter.XYs, strs []string, off vg.Point, size vg.Length, c color.Color, align text.XAlignment) {
 	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: strs})
-	if !f.fail(err) {
-		return
-	}
-	for i := range l.TextStyle {
-		l.TextStyle[i] = text.Style{Color: c, Font: font.From(sans, size), Handler: plot.DefaultTextHandler, XAlign: align}
-	}
-	l.Offset = off
-	f.Add(l)
+	f.add(err, func() {
+		for i := range l.TextStyle {
+			l.TextStyle[i] = text.Style{Color: c, Font: font.From(sans, size), Handler: plot.DefaultTextHandler, XAlign: align}
+		}
+		l.Offset = off
+	}, l)
 }
 
 // nominalX names the categories of the x axis, slanting more than eight.
@@ -215,10 +189,8 @@ func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
 	}
 }
 
-// draw renders the figure h points high as an inline <svg> (no XML
-// prolog, the fonts with fallbacks, labelled), or says in Err why not;
-// gonum/plot's panic on degenerate input (a log axis over non-positive
-// values) becomes an error naming the chart.
+// draw renders the figure h points high as an inline, labelled <svg>, or says
+// in Err why not, gonum/plot's panics (a log axis over values ≤ 0) included.
 func (f *figure) draw(h vg.Length) (c chart) {
 	c, label := f.c, cmp.Or(f.label, f.c.Title)
 	defer func() {
@@ -240,12 +212,10 @@ func (f *figure) draw(h vg.Length) (c chart) {
 		return f.none(fmt.Sprintf("chart %q: no <svg> element in the canvas output", label))
 	}
 	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:"+fontFamily+";")
-	// vgsvg escapes every text it draws.
 	c.SVG = template.HTML(`<svg role="img" aria-label="` + html.EscapeString(label) + `" ` + s)
 	return c
 }
 
-// ticker is a plot.Ticker of its own function.
 type ticker func(lo, hi float64) []plot.Tick
 
 func (t ticker) Ticks(lo, hi float64) []plot.Tick { return t(lo, hi) }
@@ -270,8 +240,7 @@ func rateLabel(v float64, thousands bool) string {
 	return format.Float(v, -1)
 }
 
-// percentTicks tick a 0..100 axis every 10 %, labelled every 20 %;
-// fractionTicks label a 0..1 axis in percent at 0, 50, 90 and 100 %.
+// Ticks of a 0..100 axis (every 10 %, labelled every 20 %) and of a 0..1 one.
 var percentTicks = ticksAt([]float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, func(v float64) bool { return int(v)%20 == 0 }, 1)
 
 var fractionTicks = ticksAt([]float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1},
@@ -290,8 +259,7 @@ func ticksAt(vs []float64, labelled func(float64) bool, scale float64) plot.Cons
 	return ts
 }
 
-// logMsTicks tick a log ms axis at each multiple of a power of ten,
-// labelled at 1, 2 and 5 times it.
+// logMsTicks tick a log ms axis at 1..9 × 10^k, labelled at 1, 2 and 5.
 var logMsTicks = ticker(func(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > 0) {
 		return nil
@@ -299,9 +267,8 @@ var logMsTicks = ticker(func(lo, hi float64) []plot.Tick {
 	return decades(lo, hi, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, func(m int) bool { return m == 1 || m == 2 || m == 5 })
 })
 
-// decades are ticks at m×10^e for each m of ms and power e from lo to
-// hi, labelled where labelled(m); each is parsed from decimal, not
-// m·10^e rounded twice.
+// decades are ticks at m×10^e (m of ms) from lo to hi, labelled where
+// labelled(m); each is parsed from decimal, not m·10^e rounded twice.
 func decades(lo, hi float64, ms []int, labelled func(m int) bool) []plot.Tick {
 	var ts []plot.Tick
 	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {

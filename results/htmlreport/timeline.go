@@ -18,19 +18,15 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// timelineSection is a block per variant with its repetitions' facts,
-// diagnoses and charts; Without names the variants without a timeline.
-// Diagnoses are the run's first maxClientBound diagnoses for the banner.
+// timelineSection is a block per variant of its repetitions' facts, diagnoses and charts.
 type timelineSection struct {
-	Recorded      bool
 	Variants      []timelineVariant
 	Without       []string
 	Diagnoses     []diagnosisLine
 	DiagnosesMore int
 }
 
-// diagnosisLine is a diagnosis's title and cause, linked (Href) to its
-// repetition's block when the page has one.
+// diagnosisLine is a diagnosis's title and cause, linked to its repetition's block.
 type diagnosisLine struct{ Text, Href string }
 
 type timelineVariant struct {
@@ -38,11 +34,11 @@ type timelineVariant struct {
 	Reps            []timelineRep
 }
 
-// timelineRep is one repetition in a <details> of its own: the first
-// drawn of each variant starts Open; None says it recorded no timeline.
+// timelineRep is a repetition's <details>, the first drawn of each variant Open;
+// one without charts recorded no timeline.
 type timelineRep struct {
 	ID, Rep, Summary string
-	Open, None       bool
+	Open             bool
 	Facts            []tables.Notice // tables.RepTimeline
 	Diagnoses        []diagnosisBlock
 	Charts           []chart
@@ -64,18 +60,16 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 			rep := &v.V.Reps[j]
 			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1)}
 			if rep.Timeline == nil || len(rep.Timeline.Points) == 0 {
-				tr.None, tr.Summary = true, "no timeline recorded"
-				tv.Reps = append(tv.Reps, tr)
-				continue
-			}
-			tr.Open, open, sec.Recorded = open, false, true
-			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
-			ra := &v.R.Reps[v.I][j]
-			tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
-			tr.Charts = repTimelineCharts(rep, ra)
-			for k := range ra.Timeline.Diagnoses {
-				d := &ra.Timeline.Diagnoses[k]
-				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(d)})
+				tr.Summary = "no timeline recorded"
+			} else {
+				tr.Open, open = open, false
+				blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
+				ra := &v.R.Reps[v.I][j]
+				tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
+				tr.Charts = repTimelineCharts(rep, ra)
+				tr.Diagnoses = mapped(ra.Timeline.Diagnoses, func(d diagnosis.Diagnosis) diagnosisBlock {
+					return diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(&d)}
+				})
 			}
 			tv.Reps = append(tv.Reps, tr)
 		}
@@ -85,45 +79,32 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 			sec.Variants = append(sec.Variants, tv)
 		}
 	}
-	for k := range m.Diagnoses {
-		d := &m.Diagnoses[k]
-		sec.Diagnoses = append(sec.Diagnoses, diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause.String(),
-			Href: blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]})
-	}
-	sec.Diagnoses, sec.DiagnosesMore = firstOf(sec.Diagnoses, maxClientBound)
+	sec.Diagnoses, sec.DiagnosesMore = firstOf(mapped(m.Diagnoses, func(d diagnosis.Diagnosis) diagnosisLine {
+		return diagnosisLine{tables.DiagnosisTitle(&d) + ": " + d.Cause.String(), blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]}
+	}), maxClientBound)
 	return sec
 }
 
 // repTimelineSummary is the line beside a repetition's number.
 func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
-	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(rep.Timeline.Interval.Seconds())
+	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " +
+		seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
-		titles := make([]string, len(ds))
-		for i := range ds {
-			titles[i] = ds[i].Title
-		}
-		s += "; diagnosed: " + strings.Join(titles, ", ")
+		s += "; diagnosed: " + strings.Join(mapped(ds, func(d diagnosis.Diagnosis) string { return d.Title }), ", ")
 	} else {
 		s += "; no diagnosis"
 	}
-	switch n := len(eventMarks(ra.Events)); n {
-	case 0:
-		return s + "; no kernel event"
-	case 1:
-		return s + "; kernel events in 1 interval"
-	default:
-		return s + "; kernel events in " + strconv.Itoa(n) + " intervals"
+	if n := len(eventMarks(ra.Events)); n > 0 {
+		return s + "; kernel events in " + strconv.Itoa(n) + " interval" + strings.Repeat("s", min(n-1, 1))
 	}
+	return s + "; no kernel event"
 }
 
 // repTimelineCharts draws a repetition's charts on one time axis.
 func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []chart {
 	ax, marks := newTimeAxis(rep.Timeline), eventMarks(ra.Events)
 	out := []chart{rateTimeline(rep, ax, marks, ra.Timeline.Stalls), handshakeTimeline(rep.Timeline, ax, marks)}
-	if c, ok := cpuTimeline(rep.Timeline, ax, marks); ok {
-		out = append(out, c)
-	}
-	return out
+	return append(out, cpuTimeline(rep.Timeline, ax, marks)...)
 }
 
 // eventMark is the kernel events of one interval: one mark on the axis.
@@ -145,9 +126,8 @@ func eventMarks(evs []analysis.KernelEvent) []eventMark {
 	return out
 }
 
-// A repetition's charts share one time axis and margins, so they line up;
-// each group's bars are one <path> and each line one <polyline>, which
-// keeps a repetition under 20 KB.
+// A repetition's charts share one time axis and margins, so they line up; a group's
+// bars are one <path>, a line one <polyline>: a repetition stays under 20 KB.
 const (
 	tlWidth, tlLeft, tlRight = 1100.0, 58.0, 12.0 // tlLeft: room for the y tick labels
 	tlTop, tlBottom, tlMarks = 10.0, 20.0, 12.0   // tlMarks: the kernel events' strip under the rate chart
@@ -155,8 +135,7 @@ const (
 	minTipWidth              = 4.0 // the narrowest interval that gets a tooltip
 )
 
-// groupPalette colours the worker groups (ColorBrewer's "Paired", its
-// pale yellow darkened to show on white).
+// groupPalette colours the worker groups: "Paired", its pale yellow darkened.
 var groupPalette = []color.RGBA{
 	{166, 206, 227, 255}, {31, 120, 180, 255}, {178, 223, 138, 255}, {51, 160, 44, 255},
 	{251, 154, 153, 255}, {227, 26, 28, 255}, {253, 191, 111, 255}, {255, 127, 0, 255},
@@ -165,8 +144,7 @@ var groupPalette = []color.RGBA{
 
 func groupColor(g int) color.RGBA { return groupPalette[g%len(groupPalette)] }
 
-// axis maps lo..hi, on a log scale when log, onto a timeline chart; its
-// ticks are labelled by label.
+// axis maps lo..hi, on a log scale when log, onto a timeline chart.
 type axis struct {
 	lo, hi float64
 	log    bool
@@ -174,7 +152,6 @@ type axis struct {
 	label  func(float64) string
 }
 
-// frac is v's share of the way from lo to hi.
 func (a axis) frac(v float64) float64 {
 	if a.log {
 		return math.Log(v/a.lo) / math.Log(a.hi/a.lo)
@@ -182,8 +159,7 @@ func (a axis) frac(v float64) float64 {
 	return (v - a.lo) / (a.hi - a.lo)
 }
 
-// newTimeAxis spans t's points in seconds from the window's start, with
-// about ten ticks at a round step, 0 among them.
+// newTimeAxis spans t's points in seconds, with about ten ticks at a round step.
 func newTimeAxis(t *results.Timeline) axis {
 	ax := axis{lo: t.Points[0].Start.Seconds(), hi: t.Points[len(t.Points)-1].End().Seconds(), label: seconds}
 	if ax.hi <= ax.lo {
@@ -196,8 +172,7 @@ func newTimeAxis(t *results.Timeline) axis {
 	return ax
 }
 
-// niceStep is the smallest 1, 2 or 5 × 10^k at least x, niceBelow the
-// largest at most x (x > 0).
+// niceStep is the smallest 1, 2 or 5 × 10^k at least x, niceBelow the largest at most x.
 func niceStep(x float64) float64 {
 	if !(x > 0) {
 		return 1
@@ -221,29 +196,14 @@ func niceBelow(x float64) float64 {
 	return p
 }
 
-// svgDoc writes the drawings gonum/plot cannot make small or with a
-// tooltip per mark: the timelines (hundreds of bars a repetition) and the
-// server profile (a tooltip per frame).
+// svgDoc writes what gonum/plot cannot draw small or with a tooltip per mark:
+// the timelines (hundreds of bars) and the server profile.
 type svgDoc struct{ strings.Builder }
 
-// el writes element name with attrs, pairs of a name and a string
-// (escaped, left out when ""), float64 (see num) or int; then its text
-// and tooltip, self-closed when both are "".
+// el writes element name with attrs (name, then a string, escaped and left out
+// when "", a float64 or an int), its text and tooltip; self-closed without, an
+// <svg> left open for drawing to close.
 func (d *svgDoc) el(name, text, title string, attrs ...any) {
-	d.start(name, attrs)
-	if text == "" && title == "" {
-		d.WriteString("/>")
-		return
-	}
-	d.WriteString(">" + html.EscapeString(text))
-	if title != "" {
-		d.WriteString("<title>" + html.EscapeString(title) + "</title>")
-	}
-	d.WriteString("</" + name + ">")
-}
-
-// start writes the start of element name with attrs (see el).
-func (d *svgDoc) start(name string, attrs []any) {
 	d.WriteString("<" + name)
 	for i := 0; i+1 < len(attrs); i += 2 {
 		var v string
@@ -259,33 +219,37 @@ func (d *svgDoc) start(name string, attrs []any) {
 			d.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
 		}
 	}
+	switch {
+	case name == "svg":
+		d.WriteString(">")
+	case text == "" && title == "":
+		d.WriteString("/>")
+	case title == "":
+		d.WriteString(">" + html.EscapeString(text) + "</" + name + ">")
+	default:
+		d.WriteString(">" + html.EscapeString(text) + "<title>" + html.EscapeString(title) + "</title></" + name + ">")
+	}
 }
 
-// svg starts a drawing of w×h user units named label, attrs last; the
-// drawing closes it.
+// svg starts a drawing of w×h user units named label; drawing closes it.
 func (d *svgDoc) svg(class string, w, h float64, label string, attrs ...any) {
-	d.start("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
-		"role", "img", "aria-label", label}, attrs...))
-	d.WriteString(">")
+	d.el("svg", "", "", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
+		"role", "img", "aria-label", label}, attrs...)...)
 }
 
-// drawing closes the drawing; el and start escape every text.
 func (d *svgDoc) drawing() template.HTML { return template.HTML(d.String() + "</svg>") }
 
-// num writes a coordinate to a tenth of a unit, without trailing zeros.
+// num writes a coordinate to a tenth of a unit.
 func num(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
 
-// canvas is one timeline chart: its plot area (x0..x1, y0..y1), its time
-// axis t across and value axis v up.
+// canvas is a timeline chart: its plot area, time axis t and value axis v.
 type canvas struct {
 	svgDoc
 	x0, x1, y0, y1 float64
 	t, v           axis
 }
 
-// newCanvas starts a chart h high on t and v, extra of it under the axis,
-// with the warm-up's band, a band over each interval with kernel events
-// and the grid behind what it then draws.
+// newCanvas starts a chart h high (extra under the axis) with its bands and grid.
 func newCanvas(h, extra float64, t, v axis, label string, marks []eventMark) *canvas {
 	c := &canvas{x0: tlLeft, x1: tlWidth - tlRight, y0: tlTop, y1: h - tlBottom - extra, t: t, v: v}
 	c.svg("", tlWidth, h, label, "font-family", fontFamily, "font-size", "11", "fill", "#222")
@@ -310,22 +274,18 @@ func newCanvas(h, extra float64, t, v axis, label string, marks []eventMark) *ca
 func (c *canvas) x(sec float64) float64 { return c.x0 + c.t.frac(sec)*(c.x1-c.x0) }
 func (c *canvas) y(v float64) float64   { return c.y1 - min(max(c.v.frac(v), 0), 1)*(c.y1-c.y0) }
 
-// band draws a rect over the plot area's height from x0 to x1, at least
-// minW wide, with its tooltip title.
+// band draws a rect over the plot area's height from x0 to x1, at least minW wide.
 func (c *canvas) band(class string, x0, x1, minW float64, title string, attrs ...any) {
 	c.el("rect", "", title, append([]any{"class", class, "x", x0, "y", c.y0, "width", max(x1-x0, minW), "height", c.y1 - c.y0}, attrs...)...)
 }
 
-// path draws a path d of class in stroke col, attrs last.
 func (c *canvas) path(class, d, col string, attrs ...any) {
 	c.el("path", "", "", append([]any{"class", class, "d", d, "stroke", col, "fill", "none"}, attrs...)...)
 }
 
-// hline is a path from the plot's left to its right at y.
 func (c *canvas) hline(y float64) string { return "M" + num(c.x0) + " " + num(y) + "H" + num(c.x1) }
 
-// frame draws the time axis and the window's start as a dashed line,
-// labelling the warm-up and the window when label.
+// frame draws the time axis and the window's start, dashed, labelled when label.
 func (c *canvas) frame(label bool) {
 	var axis strings.Builder
 	axis.WriteString(c.hline(c.y1))
@@ -350,11 +310,7 @@ func seconds(v float64) string {
 	if v == 0 {
 		return "0"
 	}
-	s := strconv.FormatFloat(math.Abs(v), 'f', -1, 64) + " s"
-	if v < 0 {
-		s = "−" + s
-	}
-	return s
+	return strings.Replace(strconv.FormatFloat(v, 'f', -1, 64), "-", "−", 1) + " s"
 }
 
 // span names an interval to the millisecond: "3 s to 4 s", "−1 s to 0".
@@ -363,8 +319,7 @@ func span(start, length time.Duration) string {
 	return seconds(round3(start)) + " to " + seconds(round3(start+length))
 }
 
-// line draws v of each point at the interval's middle, broken where v
-// is NaN: a <polyline> per run of points, a dot for a run of one.
+// line draws l at the intervals' middles, a <polyline> per run of values, a dot for one.
 func (c *canvas) line(l timelineLine, pts []results.Point) {
 	var run []string
 	flush := func() {
@@ -388,9 +343,7 @@ func (c *canvas) line(l timelineLine, pts []results.Point) {
 	flush()
 }
 
-// rateTimeline draws a repetition's responses per second stacked by group
-// (0 at the bottom), the warm-up faded, stalls outlined, kernel events
-// marked under the axis, and a tooltip per interval.
+// rateTimeline draws a repetition's responses per second, stacked by group.
 func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnosis.Stall) chart {
 	top := map[time.Duration]float64{} // stack height by interval start
 	hi := 0.0
@@ -483,44 +436,41 @@ func rateLegend(rep *results.Rep, stalls []diagnosis.Stall, marks []eventMark) (
 	return legend, "▲ and the red bands mark the intervals in which a kernel TCP trouble counter grew; hover a ▲ for the counters, hosts and counts, a bar for the interval's figures."
 }
 
-// timelineLine is a line of a timeline chart: its class, legend name,
-// colour and value per interval (NaN where none).
+// timelineLine is a line of a timeline chart; v is NaN where it has no value.
 type timelineLine struct {
 	class, name string
 	col         color.RGBA
 	v           func(*results.Point) float64
 }
 
-// lineChart is a timeline chart of lines, with a dashed threshold when
-// it is > 0 and legend's entries after the lines'.
+// lineChart is a timeline chart of lines, with a dashed threshold when > 0.
 type lineChart struct {
-	class, title, label string
-	y                   axis
-	lines               []timelineLine
-	threshold           float64
-	legend              []legendItem
+	chart
+	label     string
+	y         axis
+	lines     []timelineLine
+	threshold float64
 }
 
-// draw draws lc's lines that have a value over t; false when none has.
-func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) {
+// draw draws lc's lines that have a value over t, their legend before lc's.
+func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) chart {
 	c := newCanvas(150, 0, ax, lc.y, lc.label, marks)
-	ch := chart{Class: lc.class, Title: lc.title}
+	var legend []legendItem
 	if lc.threshold > 0 {
 		c.path("threshold", c.hline(c.y(lc.threshold)), cssColor(colorAlarm), "stroke-dasharray", "5 3")
 	}
 	for _, l := range lc.lines {
 		if slices.ContainsFunc(t.Points, func(p results.Point) bool { return !math.IsNaN(l.v(&p)) }) {
 			c.line(l, t.Points)
-			ch.Legend = append(ch.Legend, lineItem(l.name, l.col))
+			legend = append(legend, lineItem(l.name, l.col))
 		}
 	}
 	c.frame(false)
-	ch.SVG, ch.Legend = c.drawing(), append(ch.Legend, lc.legend...)
-	return ch, len(ch.Legend) > len(lc.legend)
+	lc.SVG, lc.Legend = c.drawing(), append(legend, lc.Legend...)
+	return lc.chart
 }
 
-// handshakeTimeline draws the TLS handshake's p50 and p99 per interval
-// in ms on a log scale; an interval without handshakes leaves a gap.
+// handshakeTimeline draws the handshake's p50 and p99 per interval, in ms on a log scale.
 func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	ms := func(d time.Duration) float64 {
 		if d <= 0 {
@@ -528,7 +478,7 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 		}
 		return float64(d) / float64(time.Millisecond)
 	}
-	lc := lineChart{class: "tl-handshake", title: "TLS handshake time: p50 and p99 per interval (ms, log scale)",
+	lc := lineChart{chart: chart{Class: "tl-handshake", Title: "TLS handshake time: p50 and p99 per interval (ms, log scale)"},
 		label: "TLS handshake p50 and p99 over time", y: axis{log: true, label: func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }},
 		lines: []timelineLine{
 			{"p50", "p50", colorP50, func(p *results.Point) float64 { return ms(p.HandshakeP50) }},
@@ -545,8 +495,7 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	if math.IsInf(lo, 1) {
 		lo, hi = 1, 10
 	}
-	// The lowest line clear of the axis, and at least a decade, so that a
-	// labelled tick shows.
+	// The lowest line clear of the axis; a decade at least, so a tick is labelled.
 	y := &lc.y
 	y.lo, y.hi = niceBelow(lo*0.8), niceStep(hi)
 	if y.hi/y.lo < 10 {
@@ -559,13 +508,11 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	for _, t := range decades(y.lo, y.hi, ms125, func(int) bool { return false }) {
 		y.ticks = append(y.ticks, t.Value)
 	}
-	ch, _ := lc.draw(t, ax, marks)
-	return ch
+	return lc.draw(t, ax, marks)
 }
 
-// cpuTimeline draws the client's and the server's CPU busy per interval
-// against the client-bound threshold; false when none was measured.
-func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) {
+// cpuTimeline draws CPU busy per interval; none when none was measured.
+func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) []chart {
 	orNaN := func(v *float64) float64 {
 		if v == nil {
 			return math.NaN()
@@ -573,14 +520,18 @@ func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) 
 		return *v
 	}
 	limit := results.ClientBoundBusy
-	return lineChart{class: "tl-cpu", title: "CPU busy per interval: client and server", label: "client and server CPU busy over time",
-		threshold: limit, y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
+	bound := dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm)
+	ch := lineChart{chart: chart{Class: "tl-cpu", Title: "CPU busy per interval: client and server", Legend: []legendItem{bound}},
+		label: "client and server CPU busy over time", threshold: limit, y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
 			label: func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" }},
 		lines: []timelineLine{
 			{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
 			{"cpus", "groups' CPUs (anything on them)", colorCPUs, func(p *results.Point) float64 { return orNaN(p.CPUsBusy) }},
 			{"server", "server", colorServer, func(p *results.Point) float64 { return orNaN(p.ServerBusy) }},
 		},
-		legend: []legendItem{dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm)},
 	}.draw(t, ax, marks)
+	if len(ch.Legend) == 1 { // the threshold's alone
+		return nil
+	}
+	return []chart{ch}
 }
