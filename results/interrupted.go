@@ -37,7 +37,6 @@ func (r *Run) AddPartial(variant int, rep Rep) {
 }
 
 // without is s less what drop matches, in a new slice (copies of the run may share s); nil if empty.
-
 func without[T any](s []T, drop func(T) bool) []T {
 	if s = slices.DeleteFunc(slices.Clone(s), drop); len(s) == 0 {
 		return nil

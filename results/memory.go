@@ -7,7 +7,6 @@ const SlotMemoryBase = 6 << 20
 
 // SlotMemory is what a repetition's connection slots cost the client in bytes. PerSlot is the
 // growth less SlotMemoryBase per worker, over Slots: Known when the slots make most of the growth.
-
 type SlotMemory struct {
 	Workers, Slots int
 	Ready, Peak    uint64

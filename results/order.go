@@ -20,7 +20,6 @@ const blockStream = 0x6b61656c6f616431
 
 // BlockOrder is round's permutation of variants 0..variants-1: Fisher–Yates on a PCG seeded with
 // (seed, round), whose output is specified, so a seed replays on any machine and Go release.
-
 func BlockOrder(seed uint64, variants, round int) []int {
 	order := make([]int, variants)
 	for i := range order {

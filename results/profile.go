@@ -107,7 +107,6 @@ type ProfileFunction struct {
 }
 
 // FoldedStack is a call stack as flame graphs read it: "library`function" frames from the root.
-
 type FoldedStack struct {
 	Stack   string `json:"stack"`
 	Samples uint64 `json:"samples"`

@@ -406,7 +406,6 @@ const ClientBoundBusy = 0.90
 
 // CPUUsage is CPU time used over a window. IRQ is irq + softirq, in no process's time; PerCPU
 // lets groups that share CPUs count them once.
-
 type CPUUsage struct {
 	CPUs    string    `json:"cpus,omitempty"` // taskset list; "" = machine or process tree
 	Seconds float64   `json:"seconds"`        // busy time, not idle or iowait

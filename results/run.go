@@ -117,25 +117,24 @@ func (r SpeedResult) Label() string {
 
 // Rep is one repetition of one variant: every group over the same window, and their exact merge.
 type Rep struct {
-	Index         int                     `json:"index"`  // 0-based, within the variant
-	Groups        []Group                 `json:"groups"` // plan order
-	Total         Group                   `json:"total"`  // Merge(Groups), by NewRep
-	Probes        map[string]ProbeReading `json:"probes,omitempty"`
-	ServerCPU     *CPUUsage               `json:"server_cpu,omitempty"`
-	ServerCPUs    *ServerCPUs             `json:"server_cpus,omitempty"`
-	ServerProfile *ServerProfile          `json:"server_profile,omitempty"`
-	Failed        *Failure                `json:"failed,omitempty"`
-	TimeWait      *int                    `json:"time_wait,omitempty"` // the client's, after the window
-
-	TimeWaitTarget *int          `json:"time_wait_target,omitempty"`
-	Quiet          *QuietWait    `json:"quiet,omitempty"`
-	Step           *CapacityStep `json:"step,omitempty"`       // a capacity search's
-	Excluded       string        `json:"excluded,omitempty"`   // why exclude_flagged set it aside
-	PartialOf      time.Duration `json:"partial_of,omitempty"` // the planned length of a window cut short
-	WindowSpread   *WindowSpread `json:"window_spread,omitempty"`
-	Lost           *LostGroup    `json:"lost,omitempty"` // the worker that cut it short
-	Timeline       *Timeline     `json:"timeline,omitempty"`
-	Readiness      *Readiness    `json:"readiness,omitempty"`
+	Index          int                     `json:"index"`  // 0-based, within the variant
+	Groups         []Group                 `json:"groups"` // plan order
+	Total          Group                   `json:"total"`  // Merge(Groups), by NewRep
+	Probes         map[string]ProbeReading `json:"probes,omitempty"`
+	ServerCPU      *CPUUsage               `json:"server_cpu,omitempty"`
+	ServerCPUs     *ServerCPUs             `json:"server_cpus,omitempty"`
+	ServerProfile  *ServerProfile          `json:"server_profile,omitempty"`
+	Failed         *Failure                `json:"failed,omitempty"`
+	TimeWait       *int                    `json:"time_wait,omitempty"` // the client's, after the window
+	TimeWaitTarget *int                    `json:"time_wait_target,omitempty"`
+	Quiet          *QuietWait              `json:"quiet,omitempty"`
+	Step           *CapacityStep           `json:"step,omitempty"`       // a capacity search's
+	Excluded       string                  `json:"excluded,omitempty"`   // why exclude_flagged set it aside
+	PartialOf      time.Duration           `json:"partial_of,omitempty"` // the planned length of a window cut short
+	WindowSpread   *WindowSpread           `json:"window_spread,omitempty"`
+	Lost           *LostGroup              `json:"lost,omitempty"` // the worker that cut it short
+	Timeline       *Timeline               `json:"timeline,omitempty"`
+	Readiness      *Readiness              `json:"readiness,omitempty"`
 }
 
 // Readiness is what the probes just before a window did to the server: in no window, yet in its log.
@@ -281,7 +280,6 @@ const MaxRepeat = 1000
 const maxGroups = 1 << 16
 
 // Check rejects indices no kaeload run writes: a damaged file is an error, not an unbounded loop.
-
 func (r *Run) Check() error {
 	var errs []error
 	for i := range r.Variants {

@@ -52,7 +52,6 @@ func (s *Search) Visit(v *Variant, rep *Rep) Visit {
 
 // SearchScore is a window's score under objective, higher is better (−p99 scores 1/p99); false
 // when the window has no such figure.
-
 func SearchScore(objective Objective, rep *Rep) (score float64, ok bool) {
 	t := &rep.Total
 	switch objective {

@@ -14,7 +14,6 @@ type ServerCPUs struct {
 
 // ServerOtherLoadShare is the share of the server's CPU time others must take to be reported: a
 // nice 10 loop beside a saturated server gets a tenth of a CPU, yet takes all it leaves.
-
 const ServerOtherLoadShare = 0.10
 
 // ServerSaturatedBusy is how busy the server's CPUs must be for a window to have loaded it.

@@ -39,7 +39,6 @@ func (w Warning) same(o Warning) bool {
 }
 
 // argsJSON is args as stored, so that parameters read back (numbers as float64) equal new ones.
-
 func argsJSON(args map[string]any) []byte {
 	if len(args) == 0 {
 		return nil

@@ -24,7 +24,6 @@ const (
 
 // DefaultDirName is "20261202T134500Z-nginx-kae": the UTC start and the name (64 bytes at most,
 // each run of characters outside [A-Za-z0-9._-] as one '-').
-
 func DefaultDirName(started time.Time, name string) string {
 	clean := cmp.Or(unsafeRuns.ReplaceAllString(name, "-"), "run")
 	return started.UTC().Format("20060102T150405Z") + "-" + clean[:min(len(clean), 64)]
@@ -89,7 +88,6 @@ func syncDir(dir string) error {
 }
 
 // ReadRunFile reads a run.json file, or a run directory through its journal when it has one.
-
 func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

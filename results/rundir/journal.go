@@ -429,7 +429,6 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 }
 
 // ReadJournal rebuilds a run from a journal, ignoring a last line cut short.
-
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {

@@ -20,7 +20,6 @@ func seal(b []byte) []byte {
 }
 
 // unseal returns the record of a sealed line, or the line itself when it carries no checksum.
-
 func unseal(line []byte) ([]byte, error) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	n := len(line) - sealLen
