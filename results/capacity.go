@@ -1,12 +1,9 @@
 package results
 
-import (
-	"time"
-)
+import "time"
 
-// CapacitySpec is how a capacity search looked for each variant's highest
-// open-loop rate meeting the targets: up from From by Factor to Max, then
-// bisecting to Resolution.
+// CapacitySpec is how a capacity search looked for the highest open-loop rate meeting the
+// targets: up from From by Factor to Max, then bisecting to Resolution.
 type CapacitySpec struct {
 	P99Handshake time.Duration `json:"p99_handshake,omitempty"` // 0: no target
 	P99Total     time.Duration `json:"p99_total,omitempty"`     // from the intended start

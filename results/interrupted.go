@@ -6,8 +6,7 @@ import (
 	"strconv"
 )
 
-// WarnInterrupted is the warning code of a window an interrupt cut short,
-// named by parameters variant and index (0-based; a capacity step's has neither).
+// WarnInterrupted is the warning code of a window an interrupt cut short (variant, 0-based index).
 const WarnInterrupted = "interrupted"
 
 // RepLabel names a repetition (index 0-based): "variant kae rep 2/3".
@@ -20,8 +19,7 @@ func SearchWindowLabel(variant string, index int) string {
 	return fmt.Sprintf("variant %s window %d (search)", variant, index+1)
 }
 
-// AddRep appends rep to the variant at index variant; a resumed run's
-// complete window replaces the partial one, and its WarnInterrupted warning.
+// AddRep appends rep to variant; a resumed run's window replaces the partial one and its warning.
 func (r *Run) AddRep(variant int, rep Rep) {
 	v := &r.Variants[variant]
 	v.Reps = append(v.Reps, rep)
@@ -32,15 +30,13 @@ func (r *Run) AddRep(variant int, rep Rep) {
 	})
 }
 
-// AddPartial keeps rep, a window cut short (rep.PartialOf set), in
-// Variant.Partial, replacing an earlier try of the same window.
+// AddPartial keeps rep, a window cut short, in Variant.Partial, replacing an earlier try.
 func (r *Run) AddPartial(variant int, rep Rep) {
 	v := &r.Variants[variant]
 	v.Partial = append(without(v.Partial, func(p Rep) bool { return p.Index == rep.Index }), rep)
 }
 
-// without is s less what drop matches, nil if nothing is left, in a new
-// slice: copies of the run may share s.
+// without is s less what drop matches, in a new slice (copies of the run may share s); nil if empty.
 func without[T any](s []T, drop func(T) bool) []T {
 	if s = slices.DeleteFunc(slices.Clone(s), drop); len(s) == 0 {
 		return nil

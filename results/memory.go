@@ -5,10 +5,8 @@ package results
 // (measured: 5.5 MiB with one slot, 39 MiB with 1,024).
 const SlotMemoryBase = 6 << 20
 
-// SlotMemory is what a repetition's connection slots cost the client (bytes,
-// summed over the groups that measured it). PerSlot is the growth less
-// SlotMemoryBase per worker, over Slots: Known when the growth is at least
-// twice the base, so that the slots make most of it.
+// SlotMemory is what a repetition's connection slots cost the client in bytes. PerSlot is the
+// growth less SlotMemoryBase per worker, over Slots: Known when the slots make most of the growth.
 type SlotMemory struct {
 	Workers, Slots int
 	Ready, Peak    uint64

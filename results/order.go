@@ -18,9 +18,8 @@ const (
 // blockStream ("kaeload1") separates BlockOrder's PCG stream from other uses of the seed.
 const blockStream = 0x6b61656c6f616431
 
-// BlockOrder is round's permutation of variants 0..variants-1: Fisher–Yates
-// on a PCG seeded with (seed, round). PCG's output is specified and the
-// bounded draws are ours, so a seed replays on any machine and Go release.
+// BlockOrder is round's permutation of variants 0..variants-1: Fisher–Yates on a PCG seeded with
+// (seed, round), whose output is specified, so a seed replays on any machine and Go release.
 func BlockOrder(seed uint64, variants, round int) []int {
 	order := make([]int, variants)
 	for i := range order {

@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// Bounds of a stored server profile, per repetition; ProfileDepth is the
-// frames kept of a stack, from the leaf.
+// Bounds of a stored server profile, per repetition; ProfileDepth is the frames kept from the leaf.
 const (
 	ProfileFunctions = 30
 	ProfileStacks    = 400
@@ -23,8 +22,7 @@ const (
 	OtherPackages  = "[other packages]"
 )
 
-// DefaultCryptoLibraries is what counts as crypto unless the scenario says:
-// TLS libraries, KAE/UADK, QAT, their kernel modules, Go's crypto packages.
+// DefaultCryptoLibraries is what counts as crypto unless the scenario says.
 var DefaultCryptoLibraries = []string{"libcrypto", "libssl", "libgmssl", "kae", "libkae", "libwd*", "libhisi*", "qatengine", "qatprovider", "libqat*", "libusdm*", "[hisi_", "[qat", "[intel_qat]", "crypto/...", "golang.org/x/crypto/..."}
 
 // ProfileSpec is how the run profiled the server (server.profile).
@@ -33,9 +31,8 @@ type ProfileSpec struct {
 	Crypto []string `json:"crypto_libraries"`
 }
 
-// IsCrypto reports whether a library ("libcrypto.so.3", "[hisi_hpre]") is
-// crypto, case ignored: an entry names it less ".so" and version, or a
-// prefix if it ends in "*" or leaves a "[" open.
+// IsCrypto reports whether a library ("libcrypto.so.3") is crypto: an entry names it less ".so"
+// and version, or a prefix if it ends in "*" or leaves a "[" open.
 func (s *ProfileSpec) IsCrypto(library string) bool {
 	l := strings.ToLower(library)
 	if i := strings.Index(l, ".so"); i > 0 && (len(l) == i+3 || l[i+3] == '.') {
@@ -52,8 +49,7 @@ func (s *ProfileSpec) IsCrypto(library string) bool {
 	})
 }
 
-// IsCryptoPackage reports whether a Go package is crypto: an entry with a
-// "/" is a package path, "P/..." a tree; "vendor/" is ignored.
+// IsCryptoPackage reports whether a Go package is crypto: an entry with a "/" is a path, "P/..." a tree.
 func (s *ProfileSpec) IsCryptoPackage(pkg string) bool {
 	pkg = strings.TrimPrefix(pkg, "vendor/")
 	return slices.ContainsFunc(s.Crypto, func(e string) bool {
@@ -78,9 +74,8 @@ func (s *ProfileSpec) CryptoSamples(p *ServerProfile) uint64 {
 	return n
 }
 
-// ServerProfile is perf's cpu-clock samples of the server over one window,
-// by library (DSO), Go package, own function and folded stack, most first;
-// without a profile, Reason says why. Samples should be CPUSeconds × Rate.
+// ServerProfile is perf's samples of the server over one window by library, Go package, own
+// function and folded stack, most first; without a profile, Reason says why.
 type ServerProfile struct {
 	Reason     string            `json:"reason,omitempty"`
 	Host       string            `json:"host,omitempty"` // "local" or the ssh host
@@ -111,8 +106,7 @@ type ProfileFunction struct {
 	Samples uint64 `json:"samples"`
 }
 
-// FoldedStack is a call stack as flame graphs read it: "library`function"
-// frames from the root, separated by ";".
+// FoldedStack is a call stack as flame graphs read it: "library`function" frames from the root.
 type FoldedStack struct {
 	Stack   string `json:"stack"`
 	Samples uint64 `json:"samples"`

@@ -13,16 +13,14 @@ import (
 // EmptyHistogram reports whether h holds no value.
 func EmptyHistogram(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
-// Histogram bounds in microseconds: two significant digits keep a histogram
-// near 20 KB, so a worker affords four per connection slot.
+// Histogram bounds in µs: two significant digits keep one near 20 KB, four per connection slot.
 const (
 	HistogramMin    = 1
 	HistogramMax    = int64(120 * time.Second / time.Microsecond)
 	HistogramDigits = 2
 )
 
-// Histogram is an HDR latency histogram in µs; its JSON is compressed
-// HdrHistogram V2, lossless across the worker pipe.
+// Histogram is an HDR latency histogram in µs; its JSON is lossless compressed HdrHistogram V2.
 type Histogram struct {
 	*hdrhistogram.Histogram
 }
@@ -156,11 +154,9 @@ func unmarshalClasses[T any](data []byte, byClass []T) error {
 	return nil
 }
 
-// Counts are the counters of one slot, group or run, every field a sum
-// (Add). A request counts when its response completes inside the measured
-// window, so groups add up exactly. Missed are open-loop starts due
-// (Scheduled) that never ran, no slot being free. Outside is in no figure:
-// it makes the counts checkable against the server's log.
+// Counts are one slot's, group's or run's counters, every field a sum. A request counts when its
+// response completes inside the window, so groups add up exactly. Missed: open-loop starts due that
+// never ran, no slot being free. Outside is in no figure: it checks the counts against the server's log.
 type Counts struct {
 	Requests    uint64            `json:"requests"` // complete responses, any status
 	Bytes       uint64            `json:"bytes"`    // response bytes, headers included
@@ -172,16 +168,13 @@ type Counts struct {
 	Errors      Errors            `json:"errors"`
 	Scheduled   uint64            `json:"scheduled,omitempty"`
 	Missed      uint64            `json:"missed,omitempty"`
-	// Backoffs counts waits (1 ms doubling to 100 ms) of a slot whose
-	// connects kept failing, so a dead server is no busy loop.
-	Backoffs uint64  `json:"backoffs,omitempty"`
-	Sockets  Sockets `json:"sockets,omitzero"`
-	Outside  Outside `json:"outside"`
+	Backoffs    uint64            `json:"backoffs,omitempty"` // waits of a slot whose connects kept failing
+	Sockets     Sockets           `json:"sockets,omitzero"`
+	Outside     Outside           `json:"outside"`
 }
 
-// Sockets is the client's connections' TCP_INFO before close: the run's own
-// evidence of loss or resets. A full accept queue drops the final ACK, seen
-// as a retransmitted segment (a retransmitted SYN as a connect of 1 s or more).
+// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or
+// resets (a full accept queue drops the final ACK, seen as a retransmitted segment).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -189,9 +182,8 @@ type Sockets struct {
 	Reset         uint64 `json:"reset,omitempty"`         // by the peer before close
 }
 
-// Outside counts the requests that ended outside the window: the warm-up's
-// (counted as the window's), the Late completed in the drain, and the
-// Abandoned: in flight at the window's end and failed or cut off, by stage.
+// Outside counts the requests that ended outside the window: the warm-up's, the Late completed in
+// the drain, and the Abandoned: in flight at the window's end and failed or cut off, by stage.
 type Outside struct {
 	Warmup        uint64      `json:"warmup"`
 	WarmupErrors  uint64      `json:"warmup_errors"`
@@ -229,12 +221,10 @@ type Stages struct {
 // Total is the sum over the stages.
 func (s Stages) Total() uint64 { return s.Connect + s.Handshake + s.Response }
 
-// Add adds o into c by reflection, so that no counter of Counts can be left
-// out of a merge.
+// Add adds o into c by reflection, so that no counter can be left out of a merge.
 func (c *Counts) Add(o *Counts) { addSums(reflect.ValueOf(c).Elem(), reflect.ValueOf(o).Elem()) }
 
-// addSums adds src into dst: counts, arrays and structs of them, maps by
-// key; an ErrorCount keeps the first message.
+// addSums adds src into dst; an ErrorCount keeps the first message.
 func addSums(dst, src reflect.Value) {
 	switch dst.Kind() {
 	case reflect.Uint64:
@@ -270,8 +260,7 @@ func addSums(dst, src reflect.Value) {
 	}
 }
 
-// Succeeded is the window's responses with a status below 400 (a 4xx or
-// 5xx is in Requests, and an ErrStatus error): what the rate counts.
+// Succeeded is the window's responses with a status below 400: what the rate counts.
 func (c *Counts) Succeeded() uint64 {
 	return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests)
 }
@@ -287,7 +276,6 @@ func (c *Counts) ErrorShare() float64 { return ratio(c.Errors.Total(), c.Attempt
 // MissedShare is Missed / Scheduled; 0 in a closed loop.
 func (c *Counts) MissedShare() float64 { return ratio(c.Missed, c.Scheduled) }
 
-// ratio is n / d, 0 when d is.
 func ratio(n, d uint64) float64 {
 	if d == 0 {
 		return 0
@@ -295,8 +283,7 @@ func ratio(n, d uint64) float64 {
 	return float64(n) / float64(d)
 }
 
-// MaxMissedShare is the missed share above which an open-loop result did not
-// run at the rate asked.
+// MaxMissedShare is the missed share above which an open loop did not run at the rate asked.
 const MaxMissedShare = 0.01
 
 // Why an open-loop group missed more than MaxMissedShare of its starts:
@@ -309,9 +296,8 @@ const (
 	SlotsExhausted = "SLOTS-EXHAUSTED"
 )
 
-// Latency holds the per-request timings; a new connection's TTFB and Total
-// start before connect. Intended (open loop) is from the scheduled start, a
-// missed start counted at the timeout.
+// Latency holds the per-request timings; TTFB and Total start before connect. Intended (open
+// loop) is from the scheduled start, a missed start counted at the timeout.
 type Latency struct {
 	Connect   *Histogram `json:"connect"`
 	Handshake *Histogram `json:"handshake"`
@@ -325,8 +311,7 @@ func NewLatency() Latency {
 	return Latency{Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram()}
 }
 
-// Merge adds o's histograms into l exactly, skipping nil ones on either
-// side; l.Intended is made when o has one.
+// Merge adds o's histograms into l exactly, skipping nil ones; l.Intended is made when o has one.
 func (l *Latency) Merge(o *Latency) {
 	pairs := [...][2]*Histogram{{l.Connect, o.Connect}, {l.Handshake, o.Handshake}, {l.TTFB, o.TTFB}, {l.Total, o.Total}}
 	for _, p := range pairs {
@@ -351,13 +336,9 @@ type Window struct {
 // Length is the window's duration.
 func (w Window) Length() time.Duration { return w.End.Sub(w.Start) }
 
-// Group is what one worker group measured in one window; nil and zero mean
-// not measured. CPU is its pinned CPUs' use by anything; Process the
-// worker's own (getrusage), which adds up across groups sharing CPUs; Wait
-// the CPU time its threads wanted while others held the CPUs. ClockOffset
-// is the host's clock minus the controller's, in whose clock Window is.
-// Timeline is empty in a Merge total and a one-group repetition (read
-// Rep.GroupTimeline).
+// Group is what one worker group measured in one window; nil and zero mean not measured. CPU is
+// its CPUs' use by anything; Process the worker's own (adds up across groups sharing CPUs); Wait
+// the CPU time its threads wanted while others held the CPUs. Window is in the controller's clock.
 type Group struct {
 	Index      int     `json:"index"`          // position in the plan
 	CPUs       string  `json:"cpus,omitempty"` // taskset list; "" = unpinned
@@ -382,8 +363,7 @@ type Group struct {
 // TotalIndex is the Group.Index of a group produced by Merge.
 const TotalIndex = -1
 
-// Merge is the groups' exact total, sharing no memory; its Window is the
-// hull of theirs, so Rate is never overstated.
+// Merge is the groups' exact total, sharing no memory; its Window is their hull (Rate never overstated).
 func Merge(groups []Group) Group {
 	t := Group{Index: TotalIndex, Latency: NewLatency()}
 	for i := range groups {
@@ -421,13 +401,11 @@ func (g *Group) Rate() float64 {
 	return float64(g.Succeeded()) / l.Seconds()
 }
 
-// ClientBoundBusy is the share of a group's CPU time kaeload must use itself
-// for the result to measure the load generator, not the server.
+// ClientBoundBusy is the share of a group's CPU time kaeload must use to measure itself.
 const ClientBoundBusy = 0.90
 
-// CPUUsage is CPU time used over a window. IRQ is the part in irq + softirq,
-// the kernel's network work, in no process's time. PerCPU lets groups that
-// share CPUs count them once.
+// CPUUsage is CPU time used over a window. IRQ is irq + softirq, in no process's time; PerCPU
+// lets groups that share CPUs count them once.
 type CPUUsage struct {
 	CPUs    string    `json:"cpus,omitempty"` // taskset list; "" = machine or process tree
 	Seconds float64   `json:"seconds"`        // busy time, not idle or iowait

@@ -13,13 +13,10 @@ import (
 	"time"
 )
 
-// SchemaVersion is the run.json layout written; ReadRun also reads older
-// files without one, and rejects any other.
+// SchemaVersion is the run.json layout written; ReadRun also reads older files without one.
 const SchemaVersion = 1
 
-// Run is run.json: everything one `kaeload run` measured, with its plan
-// (Host and Plan encoded by the caller: results imports no scenarios). Zero
-// fields are absent or older; Incomplete: rebuilt from an unended journal.
+// Run is run.json: everything one `kaeload run` measured, with its plan (encoded by the caller).
 type Run struct {
 	SchemaVersion int                `json:"schema_version"`
 	Name          string             `json:"name"`              // the scenario's
@@ -34,7 +31,7 @@ type Run struct {
 	Baseline      string             `json:"baseline,omitempty"` // "" is the first variant
 	Variants      []Variant          `json:"variants"`           // plan order
 	Interrupted   bool               `json:"interrupted,omitempty"`
-	Incomplete    bool               `json:"incomplete,omitempty"`
+	Incomplete    bool               `json:"incomplete,omitempty"` // rebuilt from a journal without its end
 	MaxErrors     float64            `json:"max_errors,omitempty"` // error share that fails a repetition
 	Order         Order              `json:"order,omitempty"`
 	Seed          uint64             `json:"seed,omitempty"`        // of a randomized order (--seed)
@@ -49,8 +46,7 @@ type Run struct {
 	Metrics       *Metrics           `json:"metrics,omitempty"` // nil without --metrics
 }
 
-// DefaultEquivalence is the equivalence margin (±2 %, about the noise of a
-// good setup): the scenario's default, and that of runs that stored none.
+// DefaultEquivalence is the equivalence margin (±2 %, about the noise of a good setup).
 const DefaultEquivalence = 0.02
 
 // NotMeasured is a variant the run gave up on, with the first line of why.
@@ -59,8 +55,7 @@ type NotMeasured struct {
 	Reason  string `json:"reason"`
 }
 
-// Variant is one server configuration and its repetitions. Partial (cut
-// short) and Excluded (set aside by exclude_flagged) are in no statistic.
+// Variant is one server configuration and its repetitions; Partial and Excluded are in no statistic.
 type Variant struct {
 	Name     string            `json:"name"` // expanded ("kae-soft-33")
 	Env      map[string]string `json:"env,omitempty"`
@@ -80,7 +75,7 @@ type InfoRun struct {
 	Error   string `json:"error,omitempty"`
 }
 
-// InfoMax bounds what an info command's output keeps.
+// InfoMax bounds an info command's output.
 const InfoMax = 4096
 
 // Line is the command and its output's first line, or its error.
@@ -92,8 +87,7 @@ func (i InfoRun) Line() string {
 	return i.Command + ": " + first
 }
 
-// SpeedRun is one crypto micro-benchmark (openssl speed …) and its figures;
-// an Error does not fail the run.
+// SpeedRun is one crypto micro-benchmark (openssl speed …) and its figures.
 type SpeedRun struct {
 	Command string        `json:"command"`
 	Results []SpeedResult `json:"results,omitempty"`
@@ -121,9 +115,7 @@ func (r SpeedResult) Label() string {
 	return s
 }
 
-// Rep is one repetition of one variant: every group over the same window,
-// and their exact merge; nil is not measured. TimeWait counts the client's
-// sockets in TIME_WAIT after the window (the side closing first pays in ports).
+// Rep is one repetition of one variant: every group over the same window, and their exact merge.
 type Rep struct {
 	Index          int                     `json:"index"`  // 0-based, within the variant
 	Groups         []Group                 `json:"groups"` // plan order
@@ -133,7 +125,7 @@ type Rep struct {
 	ServerCPUs     *ServerCPUs             `json:"server_cpus,omitempty"`
 	ServerProfile  *ServerProfile          `json:"server_profile,omitempty"`
 	Failed         *Failure                `json:"failed,omitempty"`
-	TimeWait       *int                    `json:"time_wait,omitempty"`
+	TimeWait       *int                    `json:"time_wait,omitempty"` // the client's, after the window
 	TimeWaitTarget *int                    `json:"time_wait_target,omitempty"`
 	Quiet          *QuietWait              `json:"quiet,omitempty"`
 	Step           *CapacityStep           `json:"step,omitempty"`       // a capacity search's
@@ -145,8 +137,7 @@ type Rep struct {
 	Readiness      *Readiness              `json:"readiness,omitempty"`
 }
 
-// Readiness is what the probes just before a window did to the server: in
-// no window, yet in its log.
+// Readiness is what the probes just before a window did to the server: in no window, yet in its log.
 type Readiness struct {
 	Connections uint64 `json:"connections"`
 	Handshakes  uint64 `json:"handshakes"`
@@ -188,8 +179,7 @@ type WindowSpread struct {
 	End   time.Duration `json:"end"`
 }
 
-// RecordSpread records the spread of r's non-empty windows and, where they
-// differ, makes the total's rate the sum of the groups' own rates.
+// RecordSpread records how far r's windows are apart; if at all, the total's rate is the groups' sum.
 func (r *Rep) RecordSpread() {
 	var starts, ends []time.Time
 	for _, g := range r.Groups {
@@ -206,7 +196,6 @@ func (r *Rep) RecordSpread() {
 	}
 }
 
-// span is the latest of ts minus the earliest; 0 for none.
 func span(ts []time.Time) time.Duration {
 	if len(ts) == 0 {
 		return 0
@@ -235,7 +224,7 @@ func (r *Run) BaselineVariant() (int, string) {
 	return slices.IndexFunc(r.Variants, func(v Variant) bool { return v.Name == r.Baseline }), r.Baseline
 }
 
-// Rates are the repetitions' total rates: the samples of the statistics.
+// Rates are the repetitions' total rates, the statistics' samples.
 func (v *Variant) Rates() []float64 {
 	rates := make([]float64, len(v.Reps))
 	for i := range v.Reps {
@@ -272,7 +261,7 @@ func ReadRun(rd io.Reader) (*Run, error) {
 	return &r, nil
 }
 
-// CheckSchema rejects an unknown schema version and sets a missing one.
+// CheckSchema rejects an unknown schema version, and sets a missing one.
 func (r *Run) CheckSchema() error {
 	switch r.SchemaVersion {
 	case 0:
@@ -290,8 +279,7 @@ const MaxRepeat = 1000
 // maxGroups bounds a group's index: far above any machine's CPU count.
 const maxGroups = 1 << 16
 
-// Check rejects indices no kaeload run writes, so that a damaged file is an
-// error naming the field, never an unbounded allocation or loop.
+// Check rejects indices no kaeload run writes: a damaged file is an error, not an unbounded loop.
 func (r *Run) Check() error {
 	var errs []error
 	for i := range r.Variants {

@@ -1,8 +1,6 @@
 package results
 
-import (
-	"slices"
-)
+import "slices"
 
 // Objective is what a search maximizes (Search.Maximize).
 type Objective string
@@ -52,8 +50,8 @@ func (s *Search) Visit(v *Variant, rep *Rep) Visit {
 	return Visit{Value: v.Sweep[s.Key], Variant: v.Name, Rep: rep.Index}
 }
 
-// SearchScore is a window's score under objective, higher is better (−p99
-// scores 1/p99 for the log-scale test); false, 0, when the window has no such figure.
+// SearchScore is a window's score under objective, higher is better (−p99 scores 1/p99); false
+// when the window has no such figure.
 func SearchScore(objective Objective, rep *Rep) (score float64, ok bool) {
 	t := &rep.Total
 	switch objective {

@@ -1,8 +1,6 @@
 package results
 
-// ServerCPUs is what ran on the server's CPUs during a window. Builtin: the
-// built-in target, on the client's CPUs by design; Name: the PIDs' root's
-// command when there is no server control.
+// ServerCPUs is what ran on the server's CPUs during a window (Builtin: on the client's by design).
 type ServerCPUs struct {
 	CPUs       string       `json:"cpus"`           // the server's affinities, or the host's CPUs
 	Host       string       `json:"host,omitempty"` // "" = the controller's
@@ -14,9 +12,8 @@ type ServerCPUs struct {
 	Others     []ProcessCPU `json:"others,omitempty"`             // at most OthersListed
 }
 
-// ServerOtherLoadShare is the share of the server's CPU time others must
-// take to be reported; lower than OtherLoadShare, as a nice 10 loop beside a
-// saturated server gets a tenth of a CPU, yet takes all it leaves.
+// ServerOtherLoadShare is the share of the server's CPU time others must take to be reported: a
+// nice 10 loop beside a saturated server gets a tenth of a CPU, yet takes all it leaves.
 const ServerOtherLoadShare = 0.10
 
 // ServerSaturatedBusy is how busy the server's CPUs must be for a window to have loaded it.

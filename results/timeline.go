@@ -24,10 +24,9 @@ func IntervalProblem(d time.Duration) string {
 	return ""
 }
 
-// Timeline is a repetition in intervals: the groups' sum with the
-// controller's readings. Interval k covers [k·Interval, (k+1)·Interval)
-// from the window's start, cut at the load's start and the window's end:
-// the warm-up is negative, and the window's intervals add up to its counts.
+// Timeline is a repetition in intervals, the groups' sum with the controller's readings. Interval k
+// covers [k·Interval, (k+1)·Interval) from the window's start, cut at the load's start and the
+// window's end: the warm-up is negative, and the window's intervals add up to its counts.
 type Timeline struct {
 	Interval time.Duration `json:"interval"`
 	Points   []Point       `json:"points"` // time order, warm-up first
@@ -35,9 +34,8 @@ type Timeline struct {
 	Listener *ListenQueue  `json:"listener,omitempty"`
 }
 
-// Interval is one group's interval, or every group's sum (Point). Counts
-// follow the window's rules. ProcessBusy is the workers' CPU time over
-// length × their CPUs; CPUsBusy those CPUs' use by anything.
+// Interval is one group's interval, or the groups' sum (Point), counted by the window's rules.
+// ProcessBusy is the workers' CPU time over length × their CPUs; CPUsBusy those CPUs' use by anything.
 type Interval struct {
 	Start        time.Duration `json:"start"`  // from the window's start
 	Length       time.Duration `json:"length"` // shorter at either end
@@ -70,7 +68,6 @@ type Point struct {
 	ServerBusy *float64 `json:"server_busy,omitempty"` // as Rep.ServerCPU.Busy
 }
 
-// quantiles returns h's p50 and p99; 0, 0 for an empty or nil h.
 func quantiles(h *Histogram) (p50, p99 time.Duration) {
 	if EmptyHistogram(h) {
 		return 0, 0
@@ -78,8 +75,7 @@ func quantiles(h *Histogram) (p50, p99 time.Duration) {
 	return time.Duration(h.ValueAtQuantile(50)) * time.Microsecond, time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
 }
 
-// share is a busy share within 0..1 to four decimals, below what CPU
-// accounting resolves, so the record stays small.
+// share is a busy share within 0..1 to four decimals (below what CPU accounting resolves).
 func share(v float64) *float64 {
 	v = math.Round(min(max(v, 0), 1)*1e4) / 1e4
 	return &v
@@ -97,7 +93,7 @@ func (e *ErrorCounts) Total() uint64 {
 	return n
 }
 
-// IsZero reports whether no error was counted (for omitzero).
+// IsZero reports whether no error was counted.
 func (e ErrorCounts) IsZero() bool { return e == ErrorCounts{} }
 
 // MarshalJSON writes the classes that occurred.
@@ -111,10 +107,8 @@ func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
 	return unmarshalClasses(data, e[:])
 }
 
-// TCPHost is a network namespace whose TCP counters a timeline holds (the
-// clients', the server's, or both's, read once). Unavailable says why a
-// counter has no value anywhere; Deltas[name][i] is its growth over
-// Points[i], nil where not read, kept only for counters that grew or went missing.
+// TCPHost is a network namespace whose TCP counters a timeline holds. Deltas[name][i] is a
+// counter's growth over Points[i], nil where not read, kept for counters that grew or went missing.
 type TCPHost struct {
 	Name        string               `json:"name"` // "local" or the ssh host
 	Client      bool                 `json:"client,omitempty"`
@@ -159,9 +153,8 @@ func (t *Timeline) Window() []Point {
 	return t.Points[i:]
 }
 
-// ListenQueue is the target's listening socket, read at the timeline's
-// boundaries: its own drops and accept queue, which another program's
-// listener does not move (the namespace's counters it does).
+// ListenQueue is the target's listening socket at the timeline's boundaries: its own drops and
+// accept queue, which another program's listener does not move (the namespace's counters it does).
 type ListenQueue struct {
 	Host        string    `json:"host"` // as TCPHost.Name
 	Port        int       `json:"port"`
@@ -178,8 +171,7 @@ type ListenSample struct {
 	Queue, Backlog uint64
 }
 
-// IntervalSample is a worker's report of interval K of its group, with
-// histograms that TimelineBuilder merges across groups.
+// IntervalSample is a worker's report of interval K of its group.
 type IntervalSample struct {
 	K         int           `json:"k"`
 	Start     time.Duration `json:"start"`
@@ -207,9 +199,8 @@ func (s *IntervalSample) Interval() Interval {
 	return iv
 }
 
-// TimelineBuilder assembles a repetition's Timeline from the workers'
-// samples and the controller's readings. An interval's percentiles are
-// taken once every group reported it, so a long window keeps few histograms.
+// TimelineBuilder assembles a repetition's Timeline from the workers' samples and the controller's
+// readings; an interval's percentiles are taken once every group reported it.
 type TimelineBuilder struct {
 	interval time.Duration
 	groups   []groupLine
@@ -242,8 +233,7 @@ type hostCPU struct {
 	cpu  int
 }
 
-// NewTimelineBuilder returns a builder; hosts[i] is group i's ssh host
-// ("" here), which tells CPUs of different machines apart.
+// NewTimelineBuilder returns a builder; hosts[i] is group i's ssh host ("" here).
 func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder {
 	b := &TimelineBuilder{interval: interval, points: map[int]*pointAcc{}}
 	for _, h := range hosts {
@@ -305,7 +295,6 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	return nil
 }
 
-// mergeHistogram merges h into acc, made when nil; nil when both are empty.
 func mergeHistogram(acc, h *Histogram) *Histogram {
 	if EmptyHistogram(h) {
 		return acc
@@ -317,7 +306,6 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 	return acc
 }
 
-// settle takes the point's percentiles and drops its histograms.
 func (a *pointAcc) settle() {
 	if a.handshake != nil {
 		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
@@ -347,8 +335,7 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 	b.at(k, start, length).tcp[h] = c
 }
 
-// Build returns the timeline and each group's intervals (none with one
-// group: see Rep.GroupTimeline).
+// Build returns the timeline and each group's intervals (none with one group).
 func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	t := &Timeline{Interval: b.interval, Hosts: b.hosts}
 	keys := slices.Sorted(maps.Keys(b.points))
@@ -383,8 +370,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	return t, groups
 }
 
-// GroupTimeline returns group i's intervals: its Timeline, or with one
-// group the timeline's points.
+// GroupTimeline returns group i's intervals (with one group, the timeline's points).
 func (r *Rep) GroupTimeline(i int) []Interval {
 	if i < 0 || i >= len(r.Groups) {
 		return nil
@@ -399,7 +385,6 @@ func (r *Rep) GroupTimeline(i int) []Interval {
 	return out
 }
 
-// busy is seconds over length × cpus, within 0..1; 0 when unknown.
 func busy(seconds float64, length time.Duration, cpus int) float64 {
 	if length <= 0 || cpus <= 0 {
 		return 0
@@ -407,7 +392,6 @@ func busy(seconds float64, length time.Duration, cpus int) float64 {
 	return min(max(seconds/(length.Seconds()*float64(cpus)), 0), 1)
 }
 
-// deltas is host h's TCPHost.Deltas over the intervals keys.
 func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 	host := &b.hosts[h]
 	var out map[string][]*uint64
@@ -438,8 +422,7 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 	return out
 }
 
-// SetListener sets the listener AddListener records; why says why it
-// cannot be read, "" when it can.
+// SetListener sets the listener AddListener records; why says why it cannot be read.
 func (b *TimelineBuilder) SetListener(host string, port int, why string) {
 	b.listener = &ListenQueue{Host: host, Port: port, Unavailable: why}
 }
@@ -452,7 +435,6 @@ func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s List
 	b.at(k, start, length).listen = &s
 }
 
-// listenerOver is the listener's record over the intervals keys.
 func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	if b.listener == nil {
 		return nil

@@ -7,8 +7,7 @@ import (
 	"slices"
 )
 
-// Warning is what a reader of the run must know: a code and its parameters,
-// with the words results/notes gave it (an older run's has words alone).
+// Warning is what a reader must know: a code and parameters, with results/notes' words.
 type Warning struct {
 	Code    string
 	Args    map[string]any
@@ -39,8 +38,7 @@ func (w Warning) same(o Warning) bool {
 	return w.Code == o.Code && bytes.Equal(argsJSON(w.Args), argsJSON(o.Args))
 }
 
-// argsJSON is args as stored, so that parameters read back from run.json
-// (numbers as float64) equal those just made.
+// argsJSON is args as stored, so that parameters read back (numbers as float64) equal new ones.
 func argsJSON(args map[string]any) []byte {
 	if len(args) == 0 {
 		return nil

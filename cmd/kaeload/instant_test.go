@@ -66,6 +66,9 @@ func TestHostsStartAtOneInstant(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, log.String())
 	}
+	if len(r.Variants) != 1 || len(r.Variants[0].Reps) == 0 {
+		t.Fatalf("run measured %d variants (not measured: %v)\n%s", len(r.Variants), r.NotMeasured, log.String())
+	}
 	var counts results.Counts
 	for _, rep := range r.Variants[0].Reps {
 		win := rep.Total.Window.Length()

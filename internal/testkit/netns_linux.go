@@ -74,6 +74,7 @@ type Foreign struct {
 	done     chan struct{}
 }
 
+// Wait returns once the connects are sent.
 func (f *Foreign) Wait() { <-f.done }
 
 // ForeignListener starts a listen(1) socket on 127.0.0.1 that never

@@ -22,15 +22,13 @@ const (
 	LogFile     = "run.log" // server command output, warnings
 )
 
-// DefaultDirName is "20261202T134500Z-nginx-kae": the UTC start and the
-// name (64 bytes at most, "run" if empty), each run of characters outside
-// [A-Za-z0-9._-] as one '-'.
+// DefaultDirName is "20261202T134500Z-nginx-kae": the UTC start and the name (64 bytes at most,
+// each run of characters outside [A-Za-z0-9._-] as one '-').
 func DefaultDirName(started time.Time, name string) string {
 	clean := cmp.Or(unsafeRuns.ReplaceAllString(name, "-"), "run")
 	return started.UTC().Format("20060102T150405Z") + "-" + clean[:min(len(clean), 64)]
 }
 
-// unsafeRuns are the runs of characters a directory name does not keep.
 var unsafeRuns = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // CheckWritable makes sure runs can be stored under parent, made if need be.
@@ -89,8 +87,7 @@ func syncDir(dir string) error {
 	return err
 }
 
-// ReadRunFile reads a run.json file, or a run directory through its journal
-// when it has one (so a dead controller's run shows every finished window).
+// ReadRunFile reads a run.json file, or a run directory through its journal when it has one.
 func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -49,9 +49,8 @@ type journalRecord struct {
 	Metrics     *results.Metrics   `json:"metrics,omitempty"`
 }
 
-// Journal is a run directory that grows as the run goes: each record is
-// synced before its call returns, so a controller that dies keeps every
-// repetition it finished.
+// Journal is a run directory that grows as the run goes: each record is synced before its call
+// returns, so a controller that dies keeps every repetition it finished.
 type Journal struct {
 	mu      sync.Mutex
 	dir     string
@@ -63,16 +62,14 @@ type Journal struct {
 	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
-// JournalOptions inject the analysis and renderers rundir does not import:
-// Annotate completes a run before run.json is written or after it is read
-// back; Render's files by base name are written even with its error.
+// JournalOptions inject the analysis and renderers rundir does not import; Render's files are
+// written even with its error.
 type JournalOptions struct {
 	Annotate func(*results.Run)
 	Render   func(*results.Run) (map[string][]byte, error)
 }
 
-// CreateJournal creates the run directory dir (never an existing one: the
-// error wraps fs.ErrExist) and starts its journal with header.
+// CreateJournal creates the run directory dir (never an existing one) and starts its journal.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -105,8 +102,7 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	return j, j.rebuild()
 }
 
-// ResumeJournal opens dir's journal to continue its run (run --resume), with
-// the run so far and every planned variant; nothing is written until Resume.
+// ResumeJournal opens dir's journal to continue its run; nothing is written until Resume.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
 	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
@@ -122,8 +118,7 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 	return j, &out, nil
 }
 
-// Resume continues a journal opened by ResumeJournal: a last line cut
-// short is cut, and the run is Incomplete until End.
+// Resume continues a journal opened by ResumeJournal, cutting a last line cut short.
 func (j *Journal) Resume() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -187,8 +182,7 @@ func (j *Journal) Metrics(m *results.Metrics) error {
 	return j.record(journalRecord{Type: recMetrics, Metrics: m})
 }
 
-// End records the end, rebuilds the files and closes the journal (one
-// never resumed with nothing written); later calls do nothing.
+// End records the end, rebuilds the files and closes the journal; later calls do nothing.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -225,8 +219,7 @@ func (j *Journal) record(rec journalRecord) error {
 	return j.apply(rec)
 }
 
-// apply adds rec to the run even when the disk refuses it, so that the final
-// report is complete.
+// apply adds rec to the run even when the disk refuses it, so that the final report is complete.
 func (j *Journal) apply(rec journalRecord) error {
 	if err := replay(&j.run, rec); err != nil {
 		return err
@@ -353,8 +346,7 @@ func replay(r *results.Run, rec journalRecord) error {
 	return nil
 }
 
-// maxJournalLine bounds one record (a repetition takes kilobytes): a
-// longer line is damage, refused before it is held in memory.
+// maxJournalLine bounds one record: a longer line is damage, refused before it is held in memory.
 const maxJournalLine = 32 << 20
 
 var (
@@ -375,8 +367,7 @@ func journalLines(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// readJournal is ReadJournal keeping every planned variant, with the complete
-// lines' length; cutLast drops a last line without its newline.
+// readJournal is ReadJournal keeping every planned variant, with the complete lines' length.
 func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 0, 64<<10), maxJournalLine)
@@ -437,8 +428,7 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	return r, complete, nil
 }
 
-// ReadJournal rebuilds a run from a journal: Incomplete without its end, a
-// last line cut short ignored, any other bad line an error naming it.
+// ReadJournal rebuilds a run from a journal, ignoring a last line cut short.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {

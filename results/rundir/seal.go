@@ -7,9 +7,8 @@ import (
 	"strconv"
 )
 
-// A journal line ends in ,"crc32":"xxxxxxxx"} : the CRC-32 of the object
-// without it, so a flipped byte is an error naming the line, not a silently
-// different run. Lines without one (older) are read as they are.
+// A journal line ends in ,"crc32":"xxxxxxxx"}, the CRC-32 of the object without it: a flipped byte
+// is an error naming the line, not a silently different run.
 const crcField = `,"crc32":"`
 
 // sealLen is the length of the checksum field and the closing brace.
@@ -20,8 +19,7 @@ func seal(b []byte) []byte {
 	return append(b[:len(b)-1], sum...)
 }
 
-// unseal returns the record of a sealed line (its newline trimmed), or
-// the line itself when it carries no checksum.
+// unseal returns the record of a sealed line, or the line itself when it carries no checksum.
 func unseal(line []byte) ([]byte, error) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	n := len(line) - sealLen
