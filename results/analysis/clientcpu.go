@@ -10,23 +10,19 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ClientCPU is the client's CPU use in one repetition, its groups together:
-// a CPU several groups share counts once.
+// ClientCPU is the client's CPU use in one repetition, its groups together: a CPU
+// several groups share counts once. Measured and ProcessMeasured count the groups with a
+// reading of their CPUs and of their worker process; Seconds is the busy time of the union
+// of their CPUs (an unpinned group adds its own), Process the workers' user + system.
 type ClientCPU struct {
-	// Groups, and those with a reading of their CPUs, of their worker process.
 	Groups, Measured, ProcessMeasured int
-	// Seconds is the busy time of the union of the measured groups' CPUs
-	// (an unpinned group adds its own); Process the workers' user + system.
-	Seconds, Process float64
-	// BusyMax is the highest Group.CPU.Busy (of group BusyMaxGroup),
-	// BusyMean the mean; 0 when none is measured.
-	BusyMax, BusyMean float64
-	BusyMaxGroup      int
+	Seconds, Process                  float64
+	BusyMax, BusyMean                 float64 // of Group.CPU.Busy; 0 when none is measured
+	BusyMaxGroup                      int
 }
 
-// RepClientCPU returns the client CPU use of r's groups: each CPU of each
-// host once (the mean of the groups' readings), or for older runs without
-// per-CPU figures each distinct CPU list once.
+// RepClientCPU returns the client CPU use of r's groups: each CPU of each host once (the mean
+// of the groups' readings), or for older runs without per-CPU figures each distinct CPU list once.
 func RepClientCPU(r *results.Rep) ClientCPU {
 	c := ClientCPU{Groups: len(r.Groups)}
 	type hostCPU struct {
@@ -67,9 +63,8 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 	return c
 }
 
-// PerRequest is the client's CPU µs per request: kaeload's own time when
-// every group measured it (own), else its CPUs' busy time; false when
-// neither was measured by every group, or without requests.
+// PerRequest is the client's CPU µs per request: kaeload's own time when every group
+// measured it (own), else its CPUs' busy time; false when neither is, or without requests.
 func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 	if requests == 0 || c.Groups == 0 {
 		return 0, false, false
@@ -83,33 +78,26 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 	return 0, false, false
 }
 
-// GroupCPU is how one group's CPUs were used during a window, as shares
-// of their time (window × CPUs), with the verdicts that follow.
+// GroupCPU is how one group's CPUs were used during a window, as shares of their time
+// (window × CPUs). Kaeload is its workers' share (overlapping groups' by overlap; Busy unless
+// Own measured it), Interrupts the kernel's network work for kaeload, Server the measured
+// server's share, Others the rest of Busy (at least 0). Waited, the seconds its threads waited
+// for a CPU, is no part of a verdict: a nice 19 loop adds a wait at nearly every wakeup.
 type GroupCPU struct {
-	Index int    // Group.Index
-	CPUs  string // "" = unpinned
-	Busy  float64
-	// Kaeload is the share kaeload's workers used there (overlapping
-	// groups' by overlap); Own says whether measured, else it is Busy.
-	Kaeload float64
-	Own     bool
-	// Interrupts is the kernel's network work for kaeload (CPUUsage.IRQ);
-	// Server the measured server's share where it shares the CPUs;
-	// Others is Busy − Kaeload − Interrupts − Server (at least 0).
+	Index                      int    // Group.Index
+	CPUs                       string // "" = unpinned
+	Busy, Kaeload              float64
+	Own                        bool
 	Interrupts, Server, Others float64
-	// Waited is the seconds the group's threads waited for a CPU (if Wait):
-	// no part of the verdict, a nice 19 loop adds a wait at nearly every wakeup.
-	Waited float64
-	Wait   bool
-	Top    []results.ProcessCPU // the busiest other processes on the CPUs
-	// ClientBound: Kaeload + Interrupts reached results.ClientBoundBusy;
-	// OtherLoad: Others reached results.OtherLoadShare.
+	Waited                     float64
+	Wait                       bool
+	Top                        []results.ProcessCPU // the busiest other processes on the CPUs
+	// ClientBound: Kaeload + Interrupts reached ClientBoundBusy; OtherLoad: Others reached OtherLoadShare.
 	ClientBound, OtherLoad bool
 }
 
-// RepGroupCPUs returns how each measured group of r used its CPUs, in plan
-// order. Client-bound rests on kaeload's own time, not on busy time: a
-// nice 19 loop keeps a CPU busy without taking anything kaeload asks for.
+// RepGroupCPUs returns how each measured group of r used its CPUs, in plan order. Client-bound
+// rests on kaeload's own time: a nice 19 loop keeps a CPU busy without taking anything from it.
 func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	var out []GroupCPU
 	for i := range r.Groups {
@@ -142,9 +130,8 @@ func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	return out
 }
 
-// kaeloadShare is the share of group i's CPU time the run's workers used
-// (other groups' on the host by the CPUs they share); false when group
-// i's worker did not measure itself.
+// kaeloadShare is the share of group i's CPU time the run's workers used (other groups' on
+// the host by the CPUs they share); false when group i's worker did not measure itself.
 func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 	g := &r.Groups[i]
 	if g.Process == nil {

@@ -15,47 +15,39 @@ import (
 )
 
 const (
-	// ProfileCheckTolerance is how far the samples may be from the server's
-	// CPU seconds × the rate before the self-check says perf or /proc missed
-	// some processes. A difference within two /proc ticks per window agrees too.
+	// ProfileCheckTolerance is how far the samples may be from the server's CPU seconds × the
+	// rate before the self-check says perf or /proc missed some; two /proc ticks a window agree too.
 	ProfileCheckTolerance = 0.10
 	procTickSeconds       = 0.01 // /proc's CPU time resolution (USER_HZ 100)
 	ProfileTopFunctions   = 10   // how many functions a variant's profile lists
 )
 
-// ProfileTable is where the server's CPU went, per variant, in a run with
-// server.profile: the one model every output renders.
+// ProfileTable is where the server's CPU went, per variant, in a run with server.profile.
 type ProfileTable struct {
-	Rate     int      // perf's sampling rate, Hz
-	Crypto   []string // what counts as crypto
-	Variants []ProfileVariant
-	// Libraries are every library sampled, by its largest share, most
-	// first: the rows of the side-by-side table.
-	Libraries []string
+	Rate      int      // perf's sampling rate, Hz
+	Crypto    []string // what counts as crypto
+	Variants  []ProfileVariant
+	Libraries []string // every library sampled, by its largest share, most first
 }
 
-// ProfileVariant is one variant's server profile, its repetitions added up.
+// ProfileVariant is one variant's server profile, its repetitions added up. Bound = 1 / (1 −
+// CryptoShare) is the most offload could speed the server up (+Inf); Delta is the measured Δ %
+// against the baseline (if HasDelta), "of at most" BaselineBound (0 without a baseline profile).
 type ProfileVariant struct {
-	Name string
-	// Missing says why there is no profile (notes.ProfileNotAvailable).
-	Missing notes.Note
-	// Reps is the number of repetitions; Profiled those with a profile.
-	Reps, Profiled int
+	Name           string
+	Missing        notes.Note // why there is no profile (notes.ProfileNotAvailable)
+	Reps, Profiled int        // repetitions, and those with a profile
 	Samples        uint64
-	// Most first; Functions are the top ProfileTopFunctions by own samples.
-	Libraries []LibraryShare
-	Functions []FunctionShare
-	Stacks    []results.FoldedStack
-	// CryptoShare is the samples' share in crypto; Bound = 1 / (1 −
-	// CryptoShare), the most offload could speed the server up (+Inf).
-	CryptoShare, Bound float64
-	// Delta is the measured Δ % against the baseline (if HasDelta), "of at
-	// most" BaselineBound (0 without a baseline profile).
-	Delta         float64
-	HasDelta      bool
-	BaselineBound float64
-	Check         ProfileCheck // the samples against the server's CPU seconds × Rate
-	Pprof         string       // the pprof file in the run directory; "" without
+	Libraries      []LibraryShare  // most first
+	Functions      []FunctionShare // the top ProfileTopFunctions by own samples
+	Stacks         []results.FoldedStack
+	CryptoShare    float64
+	Bound          float64
+	Delta          float64
+	HasDelta       bool
+	BaselineBound  float64
+	Check          ProfileCheck // the samples against the server's CPU seconds × Rate
+	Pprof          string       // the pprof file in the run directory; "" without
 }
 
 // LibraryShare is a library's share of a variant's samples.
@@ -73,9 +65,8 @@ type FunctionShare struct {
 	Samples uint64  `json:"samples"`
 }
 
-// ProfileCheck ties perf's samples to /proc's accounting of the server's
-// CPU over the Reps repetitions that measured it (Checked): Expected is
-// CPUSeconds × Rate, Ratio Samples / Expected. The JSON shows Ratio and Agrees.
+// ProfileCheck ties perf's samples to /proc's accounting of the server's CPU over the Reps
+// repetitions that measured it: Expected is CPUSeconds × Rate, Ratio Samples / Expected.
 type ProfileCheck struct {
 	Checked    bool    `json:"-"`
 	Samples    uint64  `json:"-"`
@@ -86,7 +77,6 @@ type ProfileCheck struct {
 	Agrees     bool    `json:"agrees"`
 }
 
-// Available reports whether the variant has a profile.
 func (v *ProfileVariant) Available() bool { return v.Missing.IsZero() }
 
 // Share is the variant's share of library name (0 when it has none).
@@ -99,8 +89,7 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// BoundWords: "offloading all crypto (71.3 % of the server's CPU) could
-// make it at most 3.49× faster (+249 %)".
+// BoundWords: "offloading all crypto (71.3 % of the server's CPU) could make it at most 3.49× faster".
 func (v *ProfileVariant) BoundWords() notes.Note {
 	if !v.Available() {
 		return v.Missing
@@ -127,8 +116,7 @@ func (v *ProfileVariant) DeltaWords() string {
 	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
 }
 
-// CheckWords: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio
-// 1.00, agrees within 10 %"; zero when not checked.
+// CheckWords: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio 1.00, agrees within 10 %".
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
@@ -136,8 +124,7 @@ func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 		"close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
 }
 
-// FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv
-// (kernel), …".
+// FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv (kernel), …".
 func (v *ProfileVariant) FunctionsLine() string {
 	parts := make([]string, len(v.Functions))
 	for i, f := range v.Functions {
@@ -151,8 +138,7 @@ func (t *ProfileTable) OnLine() notes.Note {
 	return notes.New(notes.ProfileOn, "rate", t.Rate, "crypto", t.Crypto)
 }
 
-// SummarizeProfile returns r's server profile, nil without one; s gives
-// the Δ against the baseline (nil: none).
+// SummarizeProfile returns r's server profile, nil without one; s gives the Δ against the baseline.
 func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 	spec := r.Profile
 	if spec == nil {
@@ -163,10 +149,7 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 		t.Variants = append(t.Variants, profileVariant(spec, &r.Variants[i]))
 	}
 	if s != nil && s.Baseline >= 0 && s.Baseline < len(t.Variants) {
-		base := t.Variants[s.Baseline].Bound
-		if !t.Variants[s.Baseline].Available() {
-			base = 0
-		}
+		base := t.Variants[s.Baseline].Bound // 0 without a profile
 		for i := range t.Variants {
 			vs := &s.Variants[i]
 			if vs.IsBaseline || vs.Comparison.Test == stats.TestNoBaseline || vs.Comparison.Test == "" {
@@ -185,7 +168,6 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 	return t
 }
 
-// profileVariant adds up the profiles of v's repetitions.
 func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVariant {
 	pv := ProfileVariant{Name: v.Name, Reps: len(v.Reps)}
 	libs, funcs, stacks := map[string]uint64{}, map[[2]string]uint64{}, map[string]uint64{}
@@ -220,8 +202,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 			}
 			c := &pv.Check
 			c.Checked, c.Reps, c.Samples = true, c.Reps+1, c.Samples+p.Samples
-			c.CPUSeconds += cpu
-			c.Expected += cpu * float64(p.Rate)
+			c.CPUSeconds, c.Expected = c.CPUSeconds+cpu, c.Expected+cpu*float64(p.Rate)
 		}
 	}
 	if pv.Profiled == 0 || pv.Samples == 0 {

@@ -9,71 +9,56 @@ import (
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
-// Report is the analysis of one run, computed once by Analyze: every
-// conclusion the outputs show, verdicts as notes (codes with parameters).
+// Report is the analysis of one run, computed once by Analyze: every conclusion
+// the outputs show, verdicts as notes (codes with parameters).
 type Report struct {
-	Run     *results.Run
-	Summary *RunSummary
-	Search  *SearchSummary // nil unless the run is a search
-	// Capacities and CapacityLine are zero unless it is a capacity search.
-	Capacities   []results.Capacity
+	Run          *results.Run
+	Summary      *RunSummary
+	Search       *SearchSummary     // nil unless the run is a search
+	Capacities   []results.Capacity // zero, as CapacityLine, unless a capacity search
 	CapacityLine notes.Note
-	// Thresholds are the checks, Crossed one line per crossed threshold.
-	Thresholds []ThresholdCheck
-	Crossed    notes.List
-	// Failed names the variants with failed repetitions.
-	Failed      []string
-	NotMeasured notes.List
+	Thresholds   []ThresholdCheck
+	Crossed      notes.List // one line per crossed threshold
+	Failed       []string   // the variants with failed repetitions
+	NotMeasured  notes.List
 	// Partial (cut short by an interrupt) and Excluded (set aside by
 	// exclude_flagged) windows are shown, in no statistic.
 	Partial, Excluded notes.List
-	// Warnings are the run's own, then the analysis's (ownWarnings).
-	Warnings []string
-	// Hints end with the soft ratio's prediction; SoftRatio is nil without
-	// windows at two ratios or more.
-	Hints     notes.List
-	SoftRatio *softratio.Prediction
-	Speed     *SpeedTable // nil when no variant ran speed commands
-	// Reps[i][j] analyses Run.Variants[i].Reps[j].
-	Reps [][]RepReport
-	// ClientBoundGroups is one note per client-bound group of the run.
-	ClientBoundGroups notes.List
-	Profile           *ProfileTable // nil without server.profile
-	// Diagnoses are every repetition's, in order; HostOnly the kernel
-	// counter changes the run's own connections do not show.
+	Warnings          []string              // the run's own, then the analysis's
+	Hints             notes.List            // ending with the soft ratio's prediction
+	SoftRatio         *softratio.Prediction // nil without windows at two ratios or more
+	Speed             *SpeedTable           // nil when no variant ran speed commands
+	Reps              [][]RepReport         // Reps[i][j] analyses Run.Variants[i].Reps[j]
+	ClientBoundGroups notes.List            // one note per client-bound group of the run
+	Profile           *ProfileTable         // nil without server.profile
+	// Every repetition's diagnoses, and the kernel counter changes its connections do not show.
 	Diagnoses []diagnosis.Diagnosis
 	HostOnly  []diagnosis.HostOnly
 	Metrics   notes.Note // where live metrics were served; zero without
 }
 
-// RepReport is the analysis of one repetition (or capacity step, or search
-// window). A note is zero when it has nothing to say.
+// RepReport is the analysis of one repetition (or capacity step, or search window);
+// a note is zero when it has nothing to say.
 type RepReport struct {
-	Failed notes.Note
-	// ClientBound and OtherLoad name the flagged groups, indexed by
-	// ClientBoundGroups and OtherLoadGroups.
+	Failed                             notes.Note
 	ClientBound, OtherLoad             notes.Note
-	ClientBoundGroups, OtherLoadGroups []int
-	// Missed says why an open loop missed starts, Backoff how often slots
-	// backed off, OpenLoop the total's starts due, missed and latency;
-	// Unanswered counts the requests unanswered at the window's end.
+	ClientBoundGroups, OtherLoadGroups []int // the flagged groups' indexes
+	// Why an open loop missed starts, how often slots backed off, the total's starts due, missed
+	// and latency, the requests unanswered at the window's end.
 	Missed, Backoff, OpenLoop, Unanswered notes.Note
 	ClientCPU                             ClientCPU
 	Spread                                *Spread // nil with fewer than two groups
-	// MostOthers is the self-measured pinned group whose CPUs others took
-	// most of (the first of equals); nil when none.
+	// MostOthers is the self-measured pinned group whose CPUs others took most of; nil when none.
 	MostOthers *GroupCPU
 	Timeline   diagnosis.Repetition // NoTimeline for old runs
 	Events     []KernelEvent        // the kernel events on its timeline
-	// Server-side lines: other load on its CPUs, a client group on them,
-	// neither side busy.
+	// Server-side lines: other load on its CPUs, a client group on them, neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	ServerCPUs                                *ServerCPUUse // nil when not recorded
 	Saturation                                Saturation
 }
 
-// Flagged reports whether the repetition measured something besides the
-// server: client-bound, other load on either side's CPUs, shared CPUs.
+// Flagged: the repetition measured something besides the server (client-bound, other load, shared CPUs).
 func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
 
 func (ra *RepReport) flags() []notes.Note {
@@ -81,8 +66,7 @@ func (ra *RepReport) flags() []notes.Note {
 	return slices.DeleteFunc(flags, notes.Note.IsZero)
 }
 
-// AnalyzeRep is the analysis of rep, its CPU use computed once: what the
-// summary, the warnings and every output read of it.
+// AnalyzeRep is the analysis of rep, its CPU use computed once.
 func AnalyzeRep(rep *results.Rep) RepReport {
 	gcs, u := RepGroupCPUs(rep), rep.Total.Outside.Unanswered
 	ra := RepReport{
@@ -117,7 +101,6 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 	return ra
 }
 
-// analyzeReps is AnalyzeRep of every repetition of r: [variant][rep].
 func analyzeReps(r *results.Run) [][]RepReport {
 	out := make([][]RepReport, len(r.Variants))
 	for i := range r.Variants {
@@ -130,8 +113,7 @@ func analyzeReps(r *results.Run) [][]RepReport {
 	return out
 }
 
-// FlaggedLine says why rep measured something besides the server, for
-// exclude_flagged; zero when nothing is raised.
+// FlaggedLine says why rep measured something besides the server, for exclude_flagged.
 func FlaggedLine(rep *results.Rep) notes.Note {
 	ra := AnalyzeRep(rep)
 	flags := ra.flags()
@@ -181,14 +163,12 @@ func Analyze(r *results.Run) *Report {
 	return rep
 }
 
-// MetricsLine says where live metrics were served and whether Prometheus
-// read the final values; zero without.
+// MetricsLine says where live metrics were served and whether Prometheus read the final values.
 func MetricsLine(r *results.Run) notes.Note {
 	return noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)
 }
 
-// Annotate appends the analysis's warnings, the missed starts' included,
-// to r.Warnings once (the journal, before writing run.json).
+// Annotate appends the analysis's warnings, missed starts included, to r.Warnings once (before run.json).
 func Annotate(r *results.Run) {
 	reps := analyzeReps(r)
 	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps), true) {
@@ -196,10 +176,8 @@ func Annotate(r *results.Run) {
 	}
 }
 
-// ownWarnings are the warnings of r's repetitions (analysed in reps): in
-// this order, each kind for every repetition, failed, client-bound, other
-// load, the server's CPUs, missed starts (with missed), backoff; then its
-// probes' and its summary s's, each said once.
+// ownWarnings are, each said once, the warnings of r's repetitions, kind by kind for every
+// repetition (missed starts only with missed), then its probes' and its summary s's.
 func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
 	var ws notes.List
 	for k := range 8 {
@@ -221,8 +199,7 @@ func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool)
 	})
 }
 
-// repNotes is each non-zero note of every repetition of r (analysed in
-// reps) as a run-wide line: "variant V, repetition N: note".
+// repNotes is each non-zero note of every repetition as a run-wide line: "variant V, repetition N: note".
 func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.Note) notes.List {
 	var out notes.List
 	for i := range r.Variants {

@@ -12,8 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// SharedCPU is a pinned client group on the server's host that may run on
-// its CPUs Common.
+// SharedCPU is a pinned client group on the server's host that may run on its CPUs Common.
 type SharedCPU struct {
 	Group  int    `json:"group"`
 	CPUs   string `json:"cpus"`
@@ -28,18 +27,15 @@ type ServerCPUUse struct {
 	Busy       float64
 	Server     float64 // the server's process tree's, if HasServer
 	HasServer  bool
-	// Kaeload is the controller's time and its workers' on these CPUs.
-	Kaeload, Interrupts float64
-	// Others is Busy − Server − Kaeload − Interrupts (at least 0), Top the
-	// busiest of them; OtherLoad: it reached results.ServerOtherLoadShare.
-	Others    float64
-	Top       []results.ProcessCPU
-	OtherLoad bool
-	Shared    []SharedCPU // client groups pinned to some of these CPUs
+	// Kaeload is the controller's and its workers' time on these CPUs; Others is Busy − Server −
+	// Kaeload − Interrupts (at least 0), Top the busiest of them, OtherLoad: it reached ServerOtherLoadShare.
+	Kaeload, Interrupts, Others float64
+	Top                         []results.ProcessCPU
+	OtherLoad                   bool
+	Shared                      []SharedCPU // client groups pinned to some of these CPUs
 }
 
-// RepServerCPUUse returns how the server's CPUs were used during r's
-// window; false when they were not recorded (Rep.ServerCPUs nil).
+// RepServerCPUUse returns how the server's CPUs were used during r's window; false when not recorded.
 func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	s := r.ServerCPUs
 	if s == nil {
@@ -80,8 +76,8 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	return u, true
 }
 
-// serverOnGroup is the share of g's CPU time the server took (its time
-// spread evenly over its CPUs) and its PIDs; nil PIDs when none shared.
+// serverOnGroup is the share of g's CPU time the server took (its time spread
+// evenly over its CPUs) and its PIDs; nil PIDs when none shared.
 func serverOnGroup(r *results.Rep, g *results.Group) (float64, []int) {
 	s, c := r.ServerCPUs, r.ServerCPU
 	if s == nil || g.CPUs == "" || g.Host != s.Host || g.CPU == nil {
@@ -151,30 +147,24 @@ func cpuString(cpus []int) string {
 	return b.String()
 }
 
-// Saturation is whether a repetition loaded the server: its CPUs busy, or
-// kaeload's, or else the connections in flight set the rate (Little's law:
-// connections / mean latency = rate).
+// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or else the
+// connections in flight set the rate (Little's law: connections / mean latency = rate).
 type Saturation struct {
-	// Judged is false without a server CPU reading or in an open loop.
-	Judged bool
-	Server float64 // the server tree's share of its CPUs
-	CPUs   string
-	// CPUsBusy is the share anything ran on them, if HasCPUsBusy.
-	CPUsBusy    float64
+	Judged      bool    // false without a server CPU reading or in an open loop
+	Server      float64 // the server tree's share of its CPUs
+	CPUs        string
+	CPUsBusy    float64 // the share anything ran on them, if HasCPUsBusy
 	HasCPUsBusy bool
 	// A client short of CPU: the rate is then not the connections' alone.
 	ClientBound, ClientOtherLoad bool
 	ClientBusy                   float64 // the busiest group's, 0 unmeasured
 	Accelerator                  string  // a probe that moved: work done off the CPUs
-	// Connections in flight, their mean latency, LittleRate (their
-	// quotient, req/s) and the measured Rate.
+	// Connections in flight, their mean latency, LittleRate (their quotient, req/s), the measured Rate.
 	Connections      int
 	MeanLatency      time.Duration
 	LittleRate, Rate float64
-	// OtherLoad on the server's CPUs: the window is OTHER LOAD instead.
-	OtherLoad bool
-	// NotSaturated: judged, nothing busy past results.ServerSaturatedBusy,
-	// no flag, no accelerator, and LittleAgrees.
+	OtherLoad        bool // on the server's CPUs: the window is OTHER LOAD instead
+	// NotSaturated: judged, nothing busy past ServerSaturatedBusy, no flag, no accelerator, LittleAgrees.
 	NotSaturated bool
 }
 
@@ -209,8 +199,8 @@ func saturation(rep *results.Rep, ra *RepReport) Saturation {
 	return s
 }
 
-// LittleAgreement is how far LittleRate and Rate may differ (as a ratio):
-// in a closed loop they agree within the time between requests, a few %.
+// LittleAgreement is how far LittleRate and Rate may differ (a ratio): in a
+// closed loop they agree within the time between requests, a few %.
 const LittleAgreement = 0.25
 
 // LittleAgrees: nothing but the requests' latency spaced them.
@@ -218,7 +208,6 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// addServerCPUs counts a repetition's server-side verdicts into s.
 func (s *VariantSummary) addServerCPUs(ra *RepReport) {
 	if u := ra.ServerCPUs; u != nil {
 		s.ServerOtherLoadReps += b2i(u.OtherLoad)
@@ -234,28 +223,23 @@ func (s *VariantSummary) addServerCPUs(ra *RepReport) {
 			}
 			why = append(why, n)
 		}
-		if len(why) > 0 {
-			s.ServerSharedReps++
-			s.ServerShared = s.ServerShared.AppendNew(why...)
-		}
+		s.ServerSharedReps += b2i(len(why) > 0)
+		s.ServerShared = s.ServerShared.AppendNew(why...)
 		if u.Measured && u.HasServer {
-			s.serverOthers += u.Others
-			s.serverOthersReps++
+			s.serverOthers, s.serverOthersReps = s.serverOthers+u.Others, s.serverOthersReps+1
 		}
 	}
 	s.SaturationReps += b2i(ra.Saturation.Judged)
 	s.NotSaturatedReps += b2i(ra.Saturation.NotSaturated)
 }
 
-// ServerSharedInMost: the server's CPUs were shared in most repetitions,
-// so a verdict measured the server with what shared them.
+// ServerSharedInMost: the server's CPUs were shared in most repetitions (a verdict measured them too).
 func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
 }
 
-// analyzeServerCPUs fills ra's server-side figures and lines for rep,
-// after its client's: other load on the server's CPUs, a pinned client
-// group on them (in place of the client's OTHER LOAD), neither side busy.
+// analyzeServerCPUs fills ra's server-side lines, after its client's: other load on the
+// server's CPUs, a pinned client group on them (in place of the client's OTHER LOAD), neither busy.
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 	if u, ok := RepServerCPUUse(rep); ok {
 		ra.ServerCPUs = &u
@@ -276,9 +260,8 @@ func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 		"little", s.LittleRate, "rate", s.Rate)
 }
 
-// ServerCPURates are v's requests per server CPU-second, one per
-// repetition that read a positive server CPU time: what Variant.Rates is
-// to Comparison, for ServerCPUComparison.
+// ServerCPURates are v's requests per server CPU-second, one per repetition
+// that read a positive server CPU time (what Rates is to Comparison).
 func ServerCPURates(v *results.Variant) []float64 {
 	var out []float64
 	for i := range v.Reps {

@@ -16,69 +16,52 @@ import (
 // RunSummary is what every output says about a run across repetitions,
 // computed once so that every format shows the same numbers.
 type RunSummary struct {
-	// Baseline indexes the baseline variant; -1 when it was not measured,
-	// and then nothing is compared (TestNoBaseline).
-	Baseline     int
-	BaselineName string
-	// BaselineMissing is notes.BaselineMissing when not measured, else zero.
-	BaselineMissing notes.Note
+	Baseline        int // -1 when not measured: then nothing is compared
+	BaselineName    string
+	BaselineMissing notes.Note       // notes.BaselineMissing when not measured
 	Variants        []VariantSummary // in run order
 	Sweeps          []SweepSummary   // series of two variants or more
-	// Family is the number of tested comparisons with the baseline (Holm).
-	Family      int
-	Equivalence float64 // the equivalence margin, a fraction
-	Drift       DriftSummary
-	Warnings    notes.List // what the statistics say a reader must know
+	Family          int              // tested comparisons with the baseline (Holm)
+	Equivalence     float64          // the equivalence margin, a fraction
+	Drift           DriftSummary
+	Warnings        notes.List // what the statistics say a reader must know
 }
 
 // VariantSummary sums up one variant over its repetitions.
 type VariantSummary struct {
 	Name, Series string
 	IsBaseline   bool
-	Stats        stats.Stats // of the repetitions' rates
-	// Comparison is against the baseline, in the run's family.
-	Comparison stats.Comparison
-	Errors     uint64
-	ErrorShare float64 // of attempts
-	// The repetitions' histograms merged exactly (never nil); Intended,
-	// the latency from the intended start, is nil in a closed loop.
+	Stats        stats.Stats      // of the repetitions' rates
+	Comparison   stats.Comparison // against the baseline, in the run's family
+	Errors       uint64
+	ErrorShare   float64 // of attempts
+	// The repetitions' histograms merged exactly (never nil); Intended is nil in a closed loop.
 	Connect, Handshake, TTFB, Total, Intended *results.Histogram
-	// Open-loop starts, summed.
-	Scheduled, Missed uint64
-	Probes            []ProbeSummary // by name
-	// Counts of repetitions: failed, client-bound, other load on a group's
-	// CPUs, groups' windows misaligned; server CPUs with other load, a
-	// client group on them, or either (ServerShared says how).
+	Scheduled, Missed                         uint64 // open-loop starts
+	Probes                                    []ProbeSummary
+	ClientBusyMax                             float64 // the busiest group CPU's Busy, if HasClientCPU
+	HasClientCPU                              bool
+	// Repetitions failed, client-bound, with other load on a group's CPUs, misaligned; with the
+	// server's CPUs under other load, shared with a client group, or either (ServerShared: how).
 	FailedReps, ClientBoundReps, OtherLoadReps, MisalignedReps int
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps       int
 	ServerShared                                               notes.List
-	// SaturationReps were judged for saturation, NotSaturatedReps did not
-	// load the server.
-	SaturationReps, NotSaturatedReps int
-	// ClientBusyMax is the busiest group CPU's Busy, if HasClientCPU.
-	ClientBusyMax float64
-	HasClientCPU  bool
-	// Sums over the repetitions whose client CPU every group measured
-	// (ClientCPU.PerRequest), and over those with a server CPU reading.
+	SaturationReps, NotSaturatedReps                           int // judged; did not load the server
+	// Sums over the repetitions whose client CPU every group measured, and over
+	// those with a server CPU reading.
 	ClientCPUReps, ServerCPUReps         int
 	ClientCPUSeconds, ServerCPUSeconds   float64
 	ClientCPURequests, ServerCPURequests uint64
-	// Requests per server CPU-second (ServerCPURates) as Stats and
-	// Comparison, in a family of their own.
+	// Requests per server CPU-second (ServerCPURates), in a family of their own.
 	ServerCPUStats      stats.Stats
 	ServerCPUComparison stats.Comparison
-	// Best: significantly faster than every other of its sweep; Plateau:
-	// none is significantly faster (SweepSummary).
+	// Best: significantly faster than every other of its sweep; Plateau: none is faster.
 	Best, Plateau bool
-	// MDESpread names the repetitions that alone make most of the spread
-	// behind the comparison's MDE (mdeSpread).
-	MDESpread notes.Note
-	// Caveat is what else the figures measured (caveatsOf); VerdictCaveat
-	// adds the baseline's and their differences, for the verdict.
+	MDESpread     notes.Note // the repetitions that alone make most of the MDE's spread
+	// Caveat is what else the figures measured; VerdictCaveat adds the baseline's and their differences.
 	Caveat, VerdictCaveat notes.Note
-	// serverOthers sums others' share of the server's CPUs over serverOthersReps.
-	serverOthers     float64
-	serverOthersReps int
+	serverOthers          float64 // others' share of the server's CPUs, over serverOthersReps
+	serverOthersReps      int
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the
@@ -90,8 +73,8 @@ func (s *VariantSummary) ClientMicrosPerRequest() (float64, bool) {
 	return s.ClientCPUSeconds * 1e6 / float64(s.ClientCPURequests), true
 }
 
-// RequestsPerServerCPU is requests per server CPU-second over the
-// repetitions that measured it (what offload saves); false when none did.
+// RequestsPerServerCPU is requests per server CPU-second (what offload
+// saves); false when no repetition measured it.
 func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
 	if s.ServerCPUReps == 0 || s.ServerCPUSeconds <= 0 {
 		return 0, false
@@ -99,34 +82,26 @@ func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
 	return float64(s.ServerCPURequests) / s.ServerCPUSeconds, true
 }
 
-// SweepSummary is one series of swept variants (same Variant.Series);
-// indexes are into Run.Variants, in chart order.
+// SweepSummary is one series of swept variants; indexes are into Run.Variants, in chart order.
 type SweepSummary struct {
 	Series string
-	// Keys are the swept keys whose values differ, sorted (all when none do).
-	Keys []string
-	// Numeric: one key whose values all parse (SweptNumber); the variants
-	// are then in order of Values, else in run order.
+	Keys   []string // the swept keys whose values differ, sorted (all when none do)
+	// Numeric: one key whose values all parse (SweptNumber); the variants are then in order of Values.
 	Numeric  bool
 	Values   []float64
 	Variants []int
 	Labels   []string // "v" for one key, "k1=v1 k2=v2" else
-	// Top has the highest mean rate of those with two repetitions or more
-	// (-1: none); Plateau are those Top is not significantly faster than,
-	// Top included (pairs Holm-adjusted, in line with the comparisons with
-	// the baseline; empty when no pair was tested); Best is Top when the
-	// plateau is Top alone, else -1.
+	// Top has the highest mean of those with two repetitions or more (-1: none); Plateau are
+	// those it is not significantly faster than (Holm; empty when no pair was tested); Best is
+	// Top when the plateau is Top alone, else -1.
 	Top     int
 	Plateau []int
 	Best    int
-	// Family is the number of pairs judged; Caution is set when a value
-	// had fewer than three repetitions.
-	Family  int
-	Caution string
+	Family  int    // pairs judged
+	Caution string // set when a value had fewer than three repetitions
 }
 
-// SummarizeRun computes the RunSummary of r; without the baseline it
-// compares nothing (Baseline -1). summarizeRun reads r's reps analysed.
+// SummarizeRun computes the RunSummary of r; without the baseline it compares nothing.
 func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeReps(r)) }
 
 func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
@@ -168,8 +143,7 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	return s
 }
 
-// compareWithBaseline compares every sample with samples[base] as one Holm
-// family: zero for the baseline, TestNoBaseline for all when base < 0.
+// compareWithBaseline compares every sample with samples[base] as one Holm family.
 func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.Comparison {
 	if base < 0 {
 		return slices.Repeat([]stats.Comparison{{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}}, len(samples))
@@ -181,8 +155,7 @@ func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.
 	return out
 }
 
-// NoComparison says why a run compares nothing; zero when the baseline
-// was measured.
+// NoComparison says why a run compares nothing; zero when the baseline was measured.
 func (s *RunSummary) NoComparison() notes.Note {
 	missing := s.BaselineMissing
 	return noteIf(!missing.IsZero(), notes.NoComparison, "baseline", s.BaselineName, "missing", missing)
@@ -196,7 +169,6 @@ func (s *RunSummary) BaselineLine() string {
 	return s.BaselineName + " (" + s.BaselineMissing.String() + ")"
 }
 
-// summarizeVariant sums up v over its repetitions, analysed in reps.
 func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) VariantSummary {
 	s := VariantSummary{Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()),
 		Probes: summarizeProbes(v)}
@@ -215,12 +187,10 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 		s.MisalignedReps += b2i(Misaligned(rep))
 		s.FailedReps += b2i(rep.Failed != nil)
 		s.addServerCPUs(ra)
-		c := ra.ClientCPU
-		if c.Measured > 0 {
-			s.HasClientCPU = true
-			s.ClientBusyMax = max(s.ClientBusyMax, c.BusyMax)
+		if c := ra.ClientCPU; c.Measured > 0 {
+			s.HasClientCPU, s.ClientBusyMax = true, max(s.ClientBusyMax, c.BusyMax)
 		}
-		if us, _, ok := c.PerRequest(t.Requests); ok {
+		if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
 			s.ClientCPUReps++
 			s.ClientCPUSeconds += us * float64(t.Requests) / 1e6
 			s.ClientCPURequests += t.Requests
@@ -248,14 +218,12 @@ func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	var out []SweepSummary
 	for i, v := range r.Variants {
 		k := slices.IndexFunc(out, func(s SweepSummary) bool { return s.Series == v.Series })
-		if k < 0 && v.Series != "" {
+		if k < 0 {
 			k, out = len(out), append(out, SweepSummary{Series: v.Series})
 		}
-		if k >= 0 {
-			out[k].Variants = append(out[k].Variants, i)
-		}
+		out[k].Variants = append(out[k].Variants, i)
 	}
-	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return len(s.Variants) < 2 })
+	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return s.Series == "" || len(s.Variants) < 2 })
 	for k := range out {
 		sw := &out[k]
 		sw.Keys = sweptKeys(r, sw.Variants)
@@ -280,8 +248,7 @@ func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	return out
 }
 
-// judgeSweep fills sw's judgement (sweepPlateau); a claim involving the
-// baseline must agree with its comparison in comps.
+// judgeSweep fills sw's judgement; a claim involving the baseline must agree with its comparison.
 func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Comparison) {
 	samples := make([][]float64, len(sw.Variants))
 	for k, i := range sw.Variants {
@@ -309,10 +276,8 @@ func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Compar
 	}
 }
 
-// sweepPlateau is a sweep's rule (PairPlateau with agree), in indexes of
-// samples: samples with one value stay on the plateau, empty ones are on
-// none. With no pair tested it claims nothing but Top: values never
-// compared are not ranked.
+// sweepPlateau is a sweep's rule (PairPlateau) in indexes of samples. With no pair
+// tested it claims nothing but Top: values never compared are not ranked.
 func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSummary {
 	j := stats.PairPlateau(samples, agree)
 	sw := SweepSummary{Top: j.Top, Best: -1, Family: j.Family, Caution: j.Caution}
@@ -350,14 +315,12 @@ func sweptKeys(r *results.Run, vs []int) []string {
 	return varying
 }
 
-// SweptNumber parses a swept value as a finite number; space around and a
-// trailing "%" are allowed ("33%" is 33).
+// SweptNumber parses a swept value as a finite number; space around and a trailing "%" are allowed.
 func SweptNumber(s string) (float64, bool) {
 	x, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
 	return x, err == nil && !math.IsNaN(x) && !math.IsInf(x, 0)
 }
 
-// sweepLabel is a variant's swept values: "v" or "k1=v1 k2=v2".
 func sweepLabel(sweep map[string]string, keys []string) string {
 	if len(keys) == 1 {
 		return sweep[keys[0]]
