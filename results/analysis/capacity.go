@@ -34,8 +34,7 @@ func Capacities(r *results.Run) []results.Capacity {
 	return out
 }
 
-// CapacityLine: "capacity under 20 ms p99 handshake: baseline 41,000/s,
-// kae 96,000/s (+134 %)"; zero for another run.
+// CapacityLine: "capacity under 20 ms p99 handshake: baseline 41,000/s, kae 96,000/s (+134 %)".
 func CapacityLine(r *results.Run) notes.Note {
 	cs := Capacities(r)
 	if cs == nil {

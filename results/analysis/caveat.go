@@ -9,9 +9,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// caveatsOf lists the flags of v's repetitions, most serious first: what
-// its figures measured besides the server, for the verdict's own line;
-// baseline says that v is the baseline of another's verdict.
+// caveatsOf lists the flags of v's repetitions, most serious first: what its figures measured
+// besides the server; baseline says that v is the baseline of another's verdict.
 func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
 	n := v.Stats.N
 	var cs []notes.Note
@@ -34,8 +33,7 @@ func Misaligned(rep *results.Rep) bool {
 	return s != nil && 100*max(s.Start, s.End) > rep.Total.Window.Length()
 }
 
-// noteIf is notes.New(code, kv...) when ok, else the zero Note: a note
-// that says nothing unless something holds (a list of notes is non-empty).
+// noteIf is notes.New(code, kv...) when ok, else the zero Note.
 func noteIf(ok bool, code notes.Code, kv ...any) notes.Note {
 	if !ok {
 		return notes.Note{}
@@ -43,9 +41,8 @@ func noteIf(ok bool, code notes.Code, kv ...any) notes.Note {
 	return notes.New(code, kv...)
 }
 
-// setCaveats fills every variant's Caveat and VerdictCaveat: its own
-// flags, the baseline's (a difference from a flagged baseline is not the
-// server's either) and what differs between them (handshake, other load).
+// setCaveats fills every variant's Caveat and VerdictCaveat: its own flags, the baseline's (a
+// difference from a flagged baseline is not the server's either) and what differs between them.
 func setCaveats(r *results.Run, s *RunSummary) {
 	b := s.Baseline
 	var base []notes.Note
@@ -71,7 +68,6 @@ func setCaveats(r *results.Run, s *RunSummary) {
 	}
 }
 
-// handshakeOf is the handshake most of v's windows negotiated.
 func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 	counts := map[string]uint64{}
 	for _, rep := range v.Reps {
@@ -86,8 +82,7 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 	return results.ParseHandshake(best)
 }
 
-// handshakeCaveat names the handshake's parts that differ from the
-// baseline's (a cipher, a certificate): the difference measures them too.
+// handshakeCaveat names the handshake's parts that differ from the baseline's (measured too).
 func handshakeCaveat(own, base *results.Variant) notes.Note {
 	h, hok := handshakeOf(own)
 	b, bok := handshakeOf(base)
@@ -96,15 +91,12 @@ func handshakeCaveat(own, base *results.Variant) notes.Note {
 		"own", h.String(), "base", b.String())
 }
 
-// serverOthersMean is others' mean share of the server's CPUs in v's
-// windows; false when none was measured.
 func (v *VariantSummary) serverOthersMean() (float64, bool) {
 	return v.serverOthers / float64(max(v.serverOthersReps, 1)), v.serverOthersReps > 0
 }
 
-// otherLoadCaveat cautions a comparison whose sides' other load on the
-// server's CPUs differs by more than its MDE: a nice'd loop taking 7 % of
-// a saturated server moves 3 % effects.
+// otherLoadCaveat cautions a comparison whose sides' other load on the server's CPUs differs by
+// more than its MDE: a nice'd loop taking 7 % of a saturated server moves 3 % effects.
 func otherLoadCaveat(v, base *VariantSummary) notes.Note {
 	o, ook := v.serverOthersMean()
 	b, bok := base.serverOthersMean()

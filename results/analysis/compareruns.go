@@ -12,16 +12,12 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// RunsReport is the analysis of stored runs against the reference runs[0],
-// computed once by AnalyzeRuns.
+// RunsReport is the analysis of stored runs against the reference runs[0], computed once by AnalyzeRuns.
 type RunsReport struct {
-	Names []string // "run N" without a label
-	Runs  []*Report
-	// Plans says whether the plans are identical (zero when none was
-	// recorded), then what differs from the reference, field by field.
-	Plans notes.Note
-	// Variants line up by name: the first run's in order, then new ones.
-	Variants []RunsVariant
+	Names    []string // "run N" without a label
+	Runs     []*Report
+	Plans    notes.Note    // whether the plans are identical, else what differs, field by field
+	Variants []RunsVariant // by name: the first run's in order, then new ones
 }
 
 // RunsVariant is one variant across the runs, one cell per run.
@@ -30,17 +26,16 @@ type RunsVariant struct {
 	Cells []RunsCell
 }
 
-// RunsCell is one variant in one run. Summary's Comparison is against the
-// reference run (Holm over every variant and run), when Compared.
+// RunsCell is one variant in one run; Summary's Comparison is against the reference run
+// (Holm over every variant and run), when Compared.
 type RunsCell struct {
 	Present  bool
 	Summary  VariantSummary
 	Compared bool
 }
 
-// AnalyzeRuns compares stored runs with runs[0] (say, before and after a
-// kernel update), variant by variant of the same name. labels name the
-// runs ("" gives "run N"): none or one per run.
+// AnalyzeRuns compares stored runs with runs[0] (say, before and after a kernel update), variant
+// by variant of the same name; labels name the runs ("" gives "run N"): none or one per run.
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")
@@ -79,8 +74,7 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	return rr, nil
 }
 
-// runComparisons compares every later run's variants with the reference
-// run's, as one Holm family.
+// runComparisons compares every later run's variants with the reference run's, as one Holm family.
 func runComparisons(runs []*results.Run, rr *RunsReport) {
 	var bases, others [][]float64
 	var at []*stats.Comparison
@@ -98,8 +92,8 @@ func runComparisons(runs []*results.Run, rr *RunsReport) {
 	}
 }
 
-// SlowerRuns returns the later runs' variants significantly slower than in
-// the reference by more than limitPct %: "kae in NEW: -7.12 % (p Holm 0.003)".
+// SlowerRuns returns the later runs' variants significantly slower than in the reference by more
+// than limitPct %: "kae in NEW: -7.12 % (p Holm 0.003)".
 func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
 	var out notes.List
 	for _, rv := range rr.Variants {
@@ -114,7 +108,6 @@ func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
 	return out
 }
 
-// findVariant returns the variant of r with the given name, or nil.
 func findVariant(r *results.Run, name string) *results.Variant {
 	if i := variantIndex(r, name); i >= 0 {
 		return &r.Variants[i]
@@ -122,14 +115,12 @@ func findVariant(r *results.Run, name string) *results.Variant {
 	return nil
 }
 
-// variantIndex indexes the variant of r with the given name; -1 when none.
 func variantIndex(r *results.Run, name string) int {
 	return slices.IndexFunc(r.Variants, func(v results.Variant) bool { return v.Name == name })
 }
 
-// planLine compares the runs' plans with the reference's as canonical
-// JSON; zero when none recorded one. A built-in target's address and a
-// randomized order's seed are drawn per run and left out.
+// planLine compares the runs' plans with the reference's as canonical JSON. A built-in
+// target's address and a randomized order's seed are drawn per run and left out.
 func planLine(runs []*results.Run, names []string) notes.Note {
 	compact := func(raw json.RawMessage) string {
 		var plan map[string]any
@@ -168,8 +159,8 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 	return noteIf(any, notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
 }
 
-// infoDiff returns the first differing line of each server info command
-// (nginx -V, openssl version) of a variant both runs measured, b's named.
+// infoDiff returns the first differing line of each server info command (nginx -V) of a
+// variant both runs measured.
 func infoDiff(a, b *results.Run, name string) []notes.Note {
 	var out []notes.Note
 	for _, va := range a.Variants {

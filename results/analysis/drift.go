@@ -8,22 +8,18 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// DriftSummary shows how the rates moved over the rounds (round r is every
-// variant's repetition r): a change of the machine over the run shows as a
-// trend every variant shares.
+// DriftSummary shows how the rates moved over the rounds (round r is every variant's repetition
+// r): a change of the machine over the run shows as a trend every variant shares. RoundPct is the
+// variants' mean geometric deviation from their own mean in a round, %; TrendPct the change from
+// the first round to the last, %, by least squares with a level per variant.
 type DriftSummary struct {
-	Rounds int
-	Cells  [][]RoundCell // [variant][round]
-	// RoundPct is the variants' mean geometric deviation from their own
-	// mean in that round, % (if RoundHas): the machine's state then.
+	Rounds   int
+	Cells    [][]RoundCell // [variant][round]
 	RoundPct []float64
 	RoundHas []bool
-	// TrendPct is the change from the first round to the last, %, by least
-	// squares with a level per variant; needs two rounds (HasTrend).
 	TrendPct float64
-	HasTrend bool
-	// Controlled is false for a sequential order, where drift lands
-	// between variants; Unknown when the order was not recorded.
+	HasTrend bool // two rounds or more
+	// Controlled is false for a sequential order, where drift lands between variants.
 	Controlled, Unknown bool
 }
 
@@ -33,7 +29,6 @@ type RoundCell struct {
 	OK, Failed bool
 }
 
-// drift computes the DriftSummary of r.
 func drift(r *results.Run) DriftSummary {
 	d := DriftSummary{Controlled: r.Order != results.OrderSequential, Unknown: r.Order == ""}
 	for _, v := range r.Variants {
@@ -80,9 +75,8 @@ func drift(r *results.Run) DriftSummary {
 	return d
 }
 
-// driftWarnings warns that a sequential order does not control drift, and
-// when the trend is as large as a significant difference (it could make or
-// hide one).
+// driftWarnings warns that a sequential order does not control drift, and when the trend is as
+// large as a significant difference (it could make or hide one).
 func driftWarnings(r *results.Run, s *RunSummary) notes.List {
 	var ws notes.List
 	d := &s.Drift

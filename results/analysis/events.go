@@ -8,9 +8,8 @@ import (
 	"github.com/kaeload/kaeload/results/diagnosis"
 )
 
-// KernelEvent is a TCP trouble counter's growth (Count) on one host over
-// one interval, relative to the window's start (negative in the warm-up).
-// Host carries its role: "local (clients and server)".
+// KernelEvent is a TCP trouble counter's growth on one host over one interval, from the window's
+// start (negative in the warm-up); Host carries its role: "local (clients and server)".
 type KernelEvent struct {
 	Start, Length time.Duration
 	Host, Counter string
@@ -18,20 +17,16 @@ type KernelEvent struct {
 }
 
 var (
-	// TroubleCounters are the kernel TCP counters whose every growth is an
-	// event: a connection refused or lost, a SYN retransmitted, a full
-	// queue, TIME_WAIT overflow, an abort for want of memory.
+	// TroubleCounters are the kernel TCP counters whose every growth is an event.
 	TroubleCounters = []string{
 		"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPReqQFullDrop", "TCPReqQFullDoCookies",
 		"SyncookiesSent", "TCPTimeWaitOverflow", "TCPAbortOnMemory",
 	}
-	// ResetCounters grow every interval of a healthy TLS run: they are
-	// events only in an interval with a reset storm (diagnosis.Storm).
+	// ResetCounters grow in a healthy TLS run: events only in a reset storm (diagnosis.Storm).
 	ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
 )
 
-// KernelEvents lists timeline t's kernel events in time order, then by
-// host, then by counter (TroubleCounters first); an unread counter has none.
+// KernelEvents lists timeline t's kernel events in time order, then by host, then by counter.
 func KernelEvents(t *results.Timeline) []KernelEvent {
 	if t == nil {
 		return nil
@@ -54,7 +49,6 @@ func KernelEvents(t *results.Timeline) []KernelEvent {
 	return out
 }
 
-// resetStorm reports whether host h's resets in point p are a storm.
 func resetStorm(t *results.Timeline, p, h int) bool {
 	rsts, ok := t.TCP(p, h, "OutRsts")
 	onData, _ := t.TCP(p, h, "TCPAbortOnData")
@@ -66,8 +60,7 @@ func resetStorm(t *results.Timeline, p, h int) bool {
 	return ok && diagnosis.Storm(rsts, onData+onClose, failed, max(active, passive))
 }
 
-// hostRole names a host with its role: "NAME (clients and server)",
-// "NAME (server)", "NAME (clients)".
+// hostRole names a host with its role: "NAME (clients and server)".
 func hostRole(h *results.TCPHost) string {
 	switch {
 	case h.Shared || (h.Client && h.Server):

@@ -10,15 +10,12 @@ import (
 	"time"
 )
 
-// maxDiffs bounds the differences listed per pair of runs.
-const maxDiffs = 12
+const maxDiffs = 12 // differences listed per pair of runs
 
-// durationKeys are the plan's time.Duration JSON keys, shown as durations.
-// TestDurationKeys checks them against plans.Plan, which results/ may not import.
+// durationKeys are the plan's time.Duration JSON keys (results/ may not import plans).
 var durationKeys = map[string]bool{"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true, "for": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true, "soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true}
 
-// jsonDiff lists the fields where JSON a and b differ, at most maxDiffs:
-// "load.groups[0].connections: 200 → 50", "variants[3]: absent → {…}".
+// jsonDiff lists the fields where JSON a and b differ: "load.groups[0].connections: 200 → 50".
 func jsonDiff(prefix string, a, b json.RawMessage) []string {
 	var va, vb any
 	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
@@ -32,8 +29,7 @@ func jsonDiff(prefix string, a, b json.RawMessage) []string {
 	return out
 }
 
-// diffValues appends to out a line per leaf in which a and b differ, and
-// per field or element only one has (ina, inb: whether each has it).
+// diffValues appends to out a line per leaf in which a and b differ, and per field only one has.
 func diffValues(path string, a, b any, ina, inb bool, out *[]string) {
 	key := path[strings.LastIndexAny(path, ".]")+1:] // "" for an element
 	if !ina || !inb {
@@ -81,8 +77,7 @@ func diffValues(path string, a, b any, ina, inb bool, out *[]string) {
 	}
 }
 
-// shown is a JSON value in a difference line: a duration field as a
-// duration, an object or list elided.
+// shown is a JSON value in a difference line: a duration as a duration, an object or list elided.
 func shown(key string, v any) string {
 	switch x := v.(type) {
 	case float64:

@@ -12,20 +12,16 @@ import (
 
 // ProbeSummary is one probe's deltas over a variant's repetitions.
 type ProbeSummary struct {
-	Name string `json:"name"`
-	// N readings succeeded, Failed failed (FirstError the first's message).
-	N          int    `json:"n"`
-	Failed     int    `json:"failed,omitempty"`
-	FirstError string `json:"first_error,omitempty"`
-	// MeanDelta is the mean of the good deltas.
-	MeanDelta float64 `json:"mean_delta"`
-	// PerRequest is their sum over the same repetitions' requests (1.0
-	// hardware operations per request: every handshake offloaded).
+	Name       string  `json:"name"`
+	N          int     `json:"n"` // readings that succeeded
+	Failed     int     `json:"failed,omitempty"`
+	FirstError string  `json:"first_error,omitempty"`
+	MeanDelta  float64 `json:"mean_delta"` // of the good deltas
+	// PerRequest is their sum over the same repetitions' requests (1.0: every handshake offloaded).
 	PerRequest    float64 `json:"-"`
 	HasPerRequest bool    `json:"-"`
 }
 
-// summarizeProbes sums up v's probe deltas by probe name, sorted by name.
 func summarizeProbes(v *results.Variant) []ProbeSummary {
 	probes, sums, reqs := map[string]*ProbeSummary{}, map[string]float64{}, map[string]uint64{}
 	for _, rep := range v.Reps {
@@ -60,8 +56,7 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	return out
 }
 
-// probeWarnings is one warning per probe that failed in any window of vs:
-// how often, in which variants, the first error. A failed probe leaves no
+// probeWarnings is one warning per probe that failed in any window: a failed probe leaves no
 // delta and crosses its thresholds, so every output says so on top.
 func probeWarnings(vs []VariantSummary) notes.List {
 	type acc struct {
@@ -93,8 +88,7 @@ func probeWarnings(vs []VariantSummary) notes.List {
 	return ws
 }
 
-// MarshalJSON writes p with per_request last, left out when p's
-// repetitions completed no request.
+// MarshalJSON writes p with per_request last, left out without requests.
 func (p ProbeSummary) MarshalJSON() ([]byte, error) {
 	type plain ProbeSummary
 	var per *float64

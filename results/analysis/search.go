@@ -11,39 +11,30 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// SearchSummary is what a search found, for every report.
+// SearchSummary is what a search found. Best indexes the highest mean score among points measured
+// twice or more (all when none is; -1: none); Plateau the points not significantly worse, in order.
 type SearchSummary struct {
-	Search *results.Search
-	Points []SearchPoint // the visited values in grid order
-	// Best indexes the highest mean score among points measured twice or
-	// more (all when none is); -1 when nothing was measured.
-	Best int
-	// Plateau indexes the points not significantly worse than Best, in
-	// grid order; PlateauLow is the first, -1 when none.
-	Plateau    []int
-	PlateauLow int
-	// Windows measured, of a full Grid.
-	Windows, Grid int
-	// Family is the number of pairs judged together; Caution is set when
-	// a point on trial had fewer than three windows.
-	Family    int
-	Caution   string
-	Predicted *SearchPrediction // what start: predicted started from; nil otherwise
+	Search        *results.Search
+	Points        []SearchPoint // the visited values in grid order
+	Best          int
+	Plateau       []int
+	PlateauLow    int    // the first of Plateau, -1 when none
+	Windows, Grid int    // windows measured, of a full grid
+	Family        int    // pairs judged together
+	Caution       string // set when a point on trial had fewer than three windows
+	Predicted     *SearchPrediction
 }
 
 // SearchPoint is one visited value (Index: its grid position).
 type SearchPoint struct {
-	Value, Variant string
-	Index          int
-	Visits         []int // 1-based visit numbers of its windows
-	// Stats are the Scores' in the objective's unit (ms for ObjectiveP99).
-	Scores []float64
-	Stats  stats.Stats
-	// Plateau is true on the plateau; Untested when measured once.
-	Plateau, Untested bool
+	Value, Variant    string
+	Index             int
+	Visits            []int // 1-based visit numbers of its windows
+	Scores            []float64
+	Stats             stats.Stats // the Scores' in the objective's unit (ms for ObjectiveP99)
+	Plateau, Untested bool        // Untested: measured once
 }
 
-// SummarizeSearch returns what the search of r found; nil when r has none.
 func SummarizeSearch(r *results.Run) *SearchSummary {
 	s := r.Search
 	if s == nil {
@@ -98,7 +89,6 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	return sum
 }
 
-// Unit is the objective's unit as reports show it.
 func (s *SearchSummary) Unit() string {
 	switch s.Search.Maximize {
 	case results.ObjectiveRatePerCPU:
@@ -109,8 +99,7 @@ func (s *SearchSummary) Unit() string {
 	return "req/s"
 }
 
-// Lines says what the search found: its budget, the best value and the
-// plateau.
+// Lines says what the search found: its budget, the best value and the plateau.
 func (s *SearchSummary) Lines() notes.List {
 	se := s.Search
 	lo, hi := format.Missing, format.Missing
@@ -156,8 +145,8 @@ func (s *SearchSummary) VisitOrder() string {
 	return strings.Join(parts, " ")
 }
 
-// searchSweep makes the search's sweep show the search's plateau, and a
-// best only when it is the plateau alone with every other point tested.
+// searchSweep makes the search's sweep show the search's plateau, and a best only when it is
+// the plateau alone with every other point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)
 	for k := range rs.Sweeps {

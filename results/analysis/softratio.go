@@ -13,15 +13,13 @@ import (
 )
 
 const (
-	// SoftRatioEnv sets the % of signatures kept in software (KAE's; the
-	// built-in accelerator reads it too).
+	// SoftRatioEnv sets the % of signatures kept in software (KAE's; the built-in accelerator's too).
 	SoftRatioEnv = "KAE_GO_SOFT_RATIO"
 	versionTLS13 = 0x0304 // crypto/tls.VersionTLS13 (results imports no TLS)
 )
 
-// SoftRatio fits package softratio's model to the windows at two or more
-// soft ratios and predicts the best; nil without. A flagged window gives
-// only its CPU per request.
+// SoftRatio fits package softratio's model to the windows at two or more soft ratios and
+// predicts the best; nil without. A flagged window gives only its CPU per request.
 func SoftRatio(m *Report) *softratio.Prediction {
 	var in softratio.Input
 	var ratios []float64
@@ -57,8 +55,7 @@ func SoftRatio(m *Report) *softratio.Prediction {
 	return &p
 }
 
-// planView is what the analysis reads of an encoded Plan (results
-// imports no plans); zero when it does not parse.
+// planView is what the analysis reads of an encoded Plan (results imports no plans).
 type planView struct {
 	Target struct {
 		TLS *struct {
@@ -85,9 +82,8 @@ func readPlan(raw json.RawMessage) (p planView) {
 	return p
 }
 
-// Hints say what a reader could change to measure more cheaply: today
-// max_version "1.2" for a variant that offered TLS 1.3 but negotiated
-// only TLS 1.2.
+// Hints say what a reader could change to measure more cheaply: max_version "1.2" for a variant
+// that offered TLS 1.3 but negotiated only TLS 1.2.
 func Hints(r *results.Run) notes.List {
 	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
 		return nil
@@ -107,14 +103,13 @@ func Hints(r *results.Run) notes.List {
 	return hints
 }
 
-// SearchPrediction is what start: predicted predicted from the windows at
-// both ends, and the grid Value nearest its best ratio ("" for none).
+// SearchPrediction is what start: predicted predicted from the windows at both ends, and the
+// grid Value nearest its best ratio ("" for none).
 type SearchPrediction struct {
 	Prediction *softratio.Prediction
 	Value      string
 }
 
-// StartPrediction is what r's search started from; nil when none.
 func StartPrediction(r *results.Run) *SearchPrediction {
 	s := r.Search
 	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {

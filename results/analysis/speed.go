@@ -10,25 +10,18 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// SpeedTable is a run's crypto speed comparison, the one model every
-// report renders: a row per figure, a column per variant, then the Δ %
-// against the baseline, and the runs that failed.
+// SpeedTable is a run's crypto speed comparison: a row per figure (in order of first
+// appearance), a column per variant, then the Δ % against the baseline, and the runs that failed.
 type SpeedTable struct {
-	// Baseline indexes Variants; -1 when not measured (no Δ % columns).
-	Baseline     int
+	Baseline     int // -1 when not measured: no Δ % columns
 	BaselineName string
 	Variants     []string
-	// Commands are the command lines by position: the baseline's where it
-	// ran that command, else the first variant's.
-	Commands []string
-	// Rows are in order of first appearance; a figure printed twice keeps
-	// its first value.
-	Rows     []SpeedRow
-	Failures []SpeedFailure
+	Commands     []string // by position: the baseline's where it ran it, else the first variant's
+	Rows         []SpeedRow
+	Failures     []SpeedFailure
 }
 
-// SpeedRow is one figure of command number Command, its value per variant
-// (Has[i] false where variant i lacks it).
+// SpeedRow is one figure of command number Command, its value per variant (Has: there is one).
 type SpeedRow struct {
 	Command                    int
 	Algorithm, Operation, Unit string
@@ -37,7 +30,6 @@ type SpeedRow struct {
 	Has                        []bool
 }
 
-// SpeedFailure is a speed run that failed or whose output was not understood.
 type SpeedFailure struct {
 	Variant     string `json:"variant"`
 	Command     int    `json:"command"`
@@ -51,12 +43,10 @@ func (row *SpeedRow) Figure() string {
 	return fmt.Sprintf("[%d] %s", row.Command, res.Label())
 }
 
-// HasSpeed reports whether any variant of r has a speed run.
 func HasSpeed(r *results.Run) bool {
 	return slices.ContainsFunc(r.Variants, func(v results.Variant) bool { return len(v.Speed) > 0 })
 }
 
-// newSpeedTable builds r's speed comparison against s's baseline.
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	base, n := s.Baseline, len(r.Variants)
 	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
@@ -96,7 +86,6 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	return t
 }
 
-// Delta is variant vi's Δ % against the baseline; false when undefined.
 func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	b := t.Baseline
 	if r, ok := ratio(row.Values[max(b, 0)], row.Values[vi], b >= 0 && row.Has[vi] && row.Has[b]); ok {
@@ -105,7 +94,6 @@ func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	return 0, false
 }
 
-// ratio is b/a when both are there (ok) and it is finite.
 func ratio(a, b float64, ok bool) (float64, bool) {
 	r := b / a
 	if !ok || a == 0 || math.IsNaN(r) || math.IsInf(r, 0) {
@@ -114,8 +102,7 @@ func ratio(a, b float64, ok bool) (float64, bool) {
 	return r, true
 }
 
-// Header: "figure", "unit", every variant, then "Δ% NAME" for every
-// variant compared with the baseline.
+// Header: "figure", "unit", every variant, then "Δ% NAME" for every other variant.
 func (t *SpeedTable) Header() []string {
 	h := append([]string{"figure", "unit"}, t.Variants...)
 	for vi, name := range t.Variants {
@@ -126,7 +113,6 @@ func (t *SpeedTable) Header() []string {
 	return h
 }
 
-// Cells are row's cells under Header; Missing where not defined.
 func (t *SpeedTable) Cells(row *SpeedRow) []string {
 	cells := []string{row.Figure(), row.Unit}
 	for vi := range t.Variants {
@@ -147,16 +133,14 @@ func orMissing(s string, ok bool) string {
 	return s
 }
 
-// SpeedPair is one figure of two saved speed outputs side by side
-// ("kaeload speed"); HasA or HasB is false where an output lacks it.
+// SpeedPair is one figure of two saved speed outputs side by side ("kaeload speed").
 type SpeedPair struct {
 	Label, Unit string
 	A, B        float64
 	HasA, HasB  bool
 }
 
-// PairSpeed lines up two outputs' figures by label and unit: a's in
-// order, then b's own; a figure printed twice keeps its first value.
+// PairSpeed lines up two outputs' figures by label and unit: a's in order, then b's own.
 func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 	var out []SpeedPair
 	index := map[[2]string]int{}
@@ -178,7 +162,6 @@ func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 	return out
 }
 
-// Ratio returns B/A; false when not defined.
 func (p SpeedPair) Ratio() (float64, bool) { return ratio(p.A, p.B, p.HasA && p.HasB) }
 
 // Line: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".

@@ -10,14 +10,13 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Spread is how evenly one repetition's groups performed: their lowest,
-// highest (by Group.Index) and mean rates, and (Max-Min)/Mean in %.
+// Spread is how evenly one repetition's groups performed: their lowest, highest and mean rates,
+// and (Max-Min)/Mean in %.
 type Spread struct {
 	Min, Max, Mean, Pct float64
 	MinIndex, MaxIndex  int
 }
 
-// GroupSpread returns the groups' Spread (the first of equals); zero for none.
 func GroupSpread(groups []results.Group) Spread {
 	if len(groups) == 0 {
 		return Spread{}
@@ -35,16 +34,14 @@ func GroupSpread(groups []results.Group) Spread {
 	return s
 }
 
-// A repetition inflates the MDE when its removal leaves less than
-// outlierShare of the log-rate spread and it is outlierOff off the others'
-// mean (the second rule: removing one of three alike often halves it).
+// A repetition inflates the MDE when its removal leaves less than outlierShare of the log-rate
+// spread and it is outlierOff off the others' mean (removing one of three alike often halves it).
 const (
 	outlierShare = 0.5
 	outlierOff   = 0.05
 )
 
-// spreadRep indexes the repetition of v that alone makes most of its
-// spread; -1 when none does or v has fewer than three.
+// spreadRep indexes the repetition of v that alone makes most of its spread; -1 when none does.
 func spreadRep(v *results.Variant) int {
 	rates := v.Rates()
 	all, ok := stats.NoisePct(rates) // the spread of ln rate
@@ -64,8 +61,7 @@ func spreadRep(v *results.Variant) int {
 	return best
 }
 
-// mdeSpread names the repetitions that inflate the MDE of v's comparison
-// with base (spreadRep): "baseline rep 2 (35,120.0 req/s)".
+// mdeSpread names the repetitions that inflate the MDE of v's comparison: "baseline rep 2 (35,120.0 req/s)".
 func mdeSpread(base, v *results.Variant) notes.Note {
 	var reps []notes.Note
 	for _, w := range []*results.Variant{base, v} {

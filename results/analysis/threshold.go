@@ -11,8 +11,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// ThresholdCheck is one threshold checked against one variant ("kae vs
-// baseline" for MetricVs); not Measured, it is crossed: nothing shows it holds.
+// ThresholdCheck is one threshold checked against one variant ("kae vs baseline" for
+// MetricVs); not Measured, it is crossed: nothing shows it holds.
 type ThresholdCheck struct {
 	Threshold results.Threshold `json:"threshold"`
 	Variant   string            `json:"variant"`
@@ -21,7 +21,6 @@ type ThresholdCheck struct {
 	Passed    bool              `json:"passed"`
 }
 
-// Shown renders the figure ("12,345.6 req/s", "18.304 ms") or "not measured".
 func (c *ThresholdCheck) Shown() string {
 	v := c.Value
 	switch m := c.Threshold.Metric; {
@@ -48,9 +47,8 @@ func (c *ThresholdCheck) Line() notes.Note {
 	return notes.New(notes.ThresholdChecked, "passed", c.Passed, "check", crossedLine(c))
 }
 
-// checkThresholds checks every threshold of r, in order, against every
-// variant (a MetricVs against its pair), reading the repetitions'
-// diagnoses (inside) and the variants' summaries (vs).
+// checkThresholds checks every threshold of r, in order, against every variant (a MetricVs
+// against its pair).
 func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []VariantSummary) []ThresholdCheck {
 	var out []ThresholdCheck
 	for _, t := range r.Thresholds {
@@ -73,7 +71,6 @@ func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []Varia
 	return out
 }
 
-// measureVs is t.Variant's mean rate against t.Against's, as a fraction.
 func measureVs(vs []VariantSummary, t results.Threshold) (float64, bool) {
 	a := slices.IndexFunc(vs, func(s VariantSummary) bool { return s.Name == t.Variant })
 	b := slices.IndexFunc(vs, func(s VariantSummary) bool { return s.Name == t.Against })
@@ -84,10 +81,8 @@ func measureVs(vs []VariantSummary, t results.Threshold) (float64, bool) {
 	return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 }
 
-// measure returns the figure of s that t bounds; false when s has none.
-// A probe that failed in some windows is trusted in none. A timeline
-// metric needs every repetition's figure (no timeline, overflows not
-// read or stalls unjudged leave none).
+// measure returns the figure of s that t bounds; false when s has none. A probe that failed in
+// some windows is trusted in none; a timeline metric needs every repetition's figure.
 func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetition) (float64, bool) {
 	switch t.Metric {
 	case results.MetricRate:
@@ -141,12 +136,10 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 	return sum, len(inside) > 0
 }
 
-// Crossed returns the checks that did not pass.
 func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 	return slices.DeleteFunc(slices.Clone(cs), func(c ThresholdCheck) bool { return c.Passed })
 }
 
-// crossedLine is one crossed threshold as the reports' headers show it.
 func crossedLine(c *ThresholdCheck) notes.Note {
 	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant, "shown", c.Shown())
 }

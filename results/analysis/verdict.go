@@ -8,8 +8,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// CheckRep says why the repetition whose total is t failed (no success, or
-// an error share above maxErrors); nil for a good one.
+// CheckRep says why the repetition whose total is t failed (no success, or an error share
+// above maxErrors); nil for a good one.
 func CheckRep(t *results.Group, maxErrors float64) *results.Failure {
 	if t.Succeeded() == 0 {
 		f := &results.Failure{Code: results.FailNoSuccess, Errors: t.Errors.Total()}
@@ -24,7 +24,6 @@ func CheckRep(t *results.Group, maxErrors float64) *results.Failure {
 	return nil
 }
 
-// Failed names the variants with a failed repetition, in run order.
 func Failed(r *results.Run) []string {
 	var names []string
 	for _, v := range r.Variants {
@@ -35,8 +34,7 @@ func Failed(r *results.Run) []string {
 	return names
 }
 
-// NotMeasuredLines is one note per variant the run could not measure, with
-// the repetitions measured before: "variant b after 2 repetitions: …".
+// NotMeasuredLines is one note per variant the run could not measure: "variant b after 2 repetitions: …".
 func NotMeasuredLines(r *results.Run) notes.List {
 	var lines notes.List
 	for _, nm := range r.NotMeasured {
@@ -49,21 +47,18 @@ func NotMeasuredLines(r *results.Run) notes.List {
 	return lines
 }
 
-// FailedLine is a failed repetition's loud line; zero for a good one.
 func FailedLine(rep *results.Rep) notes.Note {
 	return noteIf(rep.Failed != nil, notes.RepFailed, "why", notes.Failure(rep.Failed))
 }
 
-// BackoffLine says that slots backed off after failed connects; zero when
-// none did.
+// BackoffLine says that slots backed off after failed connects.
 func BackoffLine(rep *results.Rep) notes.Note {
 	t := &rep.Total
 	fails := t.Errors[results.ErrConnect].Count + t.Errors[results.ErrPorts].Count
 	return noteIf(t.Backoffs > 0, notes.BackedOff, "backoffs", t.Backoffs, "fails", fails)
 }
 
-// PartialLine says what window p measured until an interrupt or a lost
-// worker (named, with its host and why) cut it short.
+// PartialLine says what window p measured until an interrupt or a lost worker cut it short.
 func PartialLine(variant string, p *results.Rep) notes.Note {
 	t := &p.Total
 	n := notes.New(notes.PartialWindow, "variant", variant, "rep", p.Index+1, "seconds", t.Window.Length().Seconds(),
@@ -74,9 +69,8 @@ func PartialLine(variant string, p *results.Rep) notes.Note {
 	return n
 }
 
-// OpenLoopLimit says why an open-loop group, judged alone, missed more
-// than MaxMissedShare of its starts: ClientBound, CPUsTaken (others kept
-// its CPUs busy) or SlotsExhausted; "" when it did not.
+// OpenLoopLimit says why an open-loop group, judged alone, missed more than MaxMissedShare of its
+// starts: ClientBound, CPUsTaken (others kept its CPUs busy) or SlotsExhausted; "" when it did not.
 func OpenLoopLimit(g *results.Group) string {
 	one := results.Rep{Groups: []results.Group{*g}}
 	var gc *GroupCPU
@@ -86,7 +80,6 @@ func OpenLoopLimit(g *results.Group) string {
 	return openLoopLimit(g, gc)
 }
 
-// openLoopLimit is OpenLoopLimit with the group's CPU use (nil: unknown).
 func openLoopLimit(g *results.Group, gc *GroupCPU) string {
 	switch {
 	case g.MissedShare() <= results.MaxMissedShare:
@@ -99,8 +92,7 @@ func openLoopLimit(g *results.Group, gc *GroupCPU) string {
 	return results.SlotsExhausted
 }
 
-// missedLine names rep's groups that missed more than MaxMissedShare of
-// their starts, and why (with their CPU use all); zero when none did.
+// missedLine names rep's groups that missed more than MaxMissedShare of their starts, and why.
 func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 	gcs := map[int]*GroupCPU{}
 	for i := range all {
@@ -123,8 +115,7 @@ func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 	return noteIf(len(parts) > 0, notes.MissedStarts, "groups", parts)
 }
 
-// OpenLoopLine is an open-loop total's rate asked, achieved and starts
-// missed; zero in a closed loop.
+// OpenLoopLine is an open-loop total's rate asked, achieved and starts missed; zero in a closed loop.
 func OpenLoopLine(t *results.Group) notes.Note {
 	if t.Scheduled == 0 {
 		return notes.Note{}
