@@ -133,10 +133,7 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 		}
 		delete(plan, "seed")
 		delete(plan, "seed_set")
-		b, err := json.Marshal(plan) // map keys sorted: canonical
-		if err != nil {
-			return string(raw)
-		}
+		b, _ := json.Marshal(plan) // map keys sorted: canonical
 		return string(b)
 	}
 	ref := compact(runs[0].Plan)
@@ -146,11 +143,10 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 	for i := 1; i < len(runs); i++ {
 		p := compact(runs[i].Plan)
 		any = any || p != ""
-		var diffs []string
 		if p != ref {
 			differ = append(differ, names[i])
-			diffs = jsonDiff("", json.RawMessage(ref), json.RawMessage(p))
 		}
+		diffs := jsonDiff("", json.RawMessage(ref), json.RawMessage(p))
 		for _, d := range append(diffs, jsonDiff("host", runs[0].Host, runs[i].Host)...) {
 			lines = append(lines, notes.New(notes.PlanDiff, "run", names[i], "diff", d))
 		}

@@ -121,15 +121,15 @@ func (s *SearchSummary) Lines() notes.List {
 		lines = append(lines, notes.New(notes.SearchPredicted, "key", se.Key, "value", p.Value, "prediction", *p.Prediction))
 	}
 	var vals, once []string
-	for _, i := range s.Plateau {
-		vals = append(vals, s.Points[i].Value)
-	}
-	lines = append(lines, notes.New(notes.SearchPlateau, "values", vals, "key", se.Key, "lowest", s.Points[s.PlateauLow].Value, "caution", s.Caution))
 	for _, p := range s.Points {
+		if p.Plateau {
+			vals = append(vals, p.Value)
+		}
 		if p.Untested {
 			once = append(once, p.Value)
 		}
 	}
+	lines = append(lines, notes.New(notes.SearchPlateau, "values", vals, "key", se.Key, "lowest", s.Points[s.PlateauLow].Value, "caution", s.Caution))
 	if len(once) > 0 {
 		lines = append(lines, notes.New(notes.SearchOnce, "values", once))
 	}

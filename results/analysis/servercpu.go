@@ -66,11 +66,10 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	}
 	capacity := window * float64(len(cpus))
 	u.Measured, u.Busy = true, s.Busy.Busy
-	u.Interrupts = min(s.Busy.IRQ/capacity, 1)
+	u.Interrupts, u.Kaeload = min(s.Busy.IRQ/capacity, 1), min(kaeload/capacity, 1)
 	if c := r.ServerCPU; c != nil {
 		u.Server, u.HasServer = min(c.Seconds/capacity, 1), true
 	}
-	u.Kaeload = min(kaeload/capacity, 1)
 	u.Others = max(u.Busy-u.Server-u.Kaeload-u.Interrupts, 0)
 	u.OtherLoad = u.HasServer && u.Others >= results.ServerOtherLoadShare
 	return u, true
@@ -102,14 +101,12 @@ func cpuList(s string) []int {
 	for _, part := range strings.Split(s, ",") {
 		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
 		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			continue
-		}
-		b := a
+		b, errB := a, error(nil)
 		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 1<<16 {
-				continue
-			}
+			b, errB = strconv.Atoi(hi)
+		}
+		if err != nil || errB != nil || a < 0 || b-a > 1<<16 {
+			continue
 		}
 		for c := a; c <= b; c++ {
 			out = append(out, c)
@@ -129,22 +126,19 @@ func intersect(a, b []int) []int {
 
 // cpuString writes sorted CPUs as a list with ranges ("0-2,5").
 func cpuString(cpus []int) string {
-	var b strings.Builder
+	var parts []string
 	for i := 0; i < len(cpus); {
 		j := i
 		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
 			j++
 		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(cpus[i]))
+		parts = append(parts, strconv.Itoa(cpus[i]))
 		if j > i {
-			b.WriteString("-" + strconv.Itoa(cpus[j]))
+			parts[len(parts)-1] += "-" + strconv.Itoa(cpus[j])
 		}
 		i = j + 1
 	}
-	return b.String()
+	return strings.Join(parts, ",")
 }
 
 // Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or else the

@@ -22,7 +22,7 @@ const (
 // predicts the best; nil without. A flagged window gives only its CPU per request.
 func SoftRatio(m *Report) *softratio.Prediction {
 	var in softratio.Input
-	var ratios []float64
+	ratios := map[float64]bool{}
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
 		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
@@ -35,14 +35,11 @@ func SoftRatio(m *Report) *softratio.Prediction {
 			if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
 				continue
 			}
-			in.Windows = append(in.Windows, softratio.Window{
-				Ratio: pct / 100, Rate: rep.Total.Rate(),
-				CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests), Busy: u.Server, CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
-				OtherBound: ra.Flagged(),
-			})
-			if !slices.Contains(ratios, pct/100) {
-				ratios = append(ratios, pct/100)
-			}
+			in.Windows = append(in.Windows, softratio.Window{Ratio: pct / 100, Rate: rep.Total.Rate(),
+				CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests), Busy: u.Server,
+				CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
+				OtherBound: ra.Flagged()})
+			ratios[pct/100] = true
 		}
 	}
 	if len(ratios) < 2 {

@@ -106,13 +106,9 @@ func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeRe
 
 func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	base, name := r.BaselineVariant()
-	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
-	if s.Equivalence <= 0 {
-		s.Equivalence = results.DefaultEquivalence
-	}
-	if base < 0 {
-		s.BaselineMissing = notes.New(notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)
-	}
+	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
+		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive
+		BaselineMissing: noteIf(base < 0, notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)}
 	// Requests per server CPU-second answer another question (what a
 	// request costs the server): a family of their own.
 	rates, perCPU := make([][]float64, len(r.Variants)), make([][]float64, len(r.Variants))

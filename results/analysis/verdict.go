@@ -72,37 +72,33 @@ func PartialLine(variant string, p *results.Rep) notes.Note {
 // OpenLoopLimit says why an open-loop group, judged alone, missed more than MaxMissedShare of its
 // starts: ClientBound, CPUsTaken (others kept its CPUs busy) or SlotsExhausted; "" when it did not.
 func OpenLoopLimit(g *results.Group) string {
-	one := results.Rep{Groups: []results.Group{*g}}
-	var gc *GroupCPU
-	if gcs := RepGroupCPUs(&one); len(gcs) == 1 {
-		gc = &gcs[0]
-	}
-	return openLoopLimit(g, gc)
+	why, _ := openLoopLimit(g, RepGroupCPUs(&results.Rep{Groups: []results.Group{*g}}))
+	return why
 }
 
-func openLoopLimit(g *results.Group, gc *GroupCPU) string {
+// openLoopLimit is OpenLoopLimit with the groups' CPU use, and g's (nil: unknown).
+func openLoopLimit(g *results.Group, all []GroupCPU) (string, *GroupCPU) {
+	var gc *GroupCPU
+	if k := slices.IndexFunc(all, func(c GroupCPU) bool { return c.Index == g.Index }); k >= 0 {
+		gc = &all[k]
+	}
 	switch {
 	case g.MissedShare() <= results.MaxMissedShare:
-		return ""
+		return "", gc
 	case gc != nil && gc.ClientBound:
-		return results.ClientBound
+		return results.ClientBound, gc
 	case gc != nil && gc.Busy >= results.ClientBoundBusy:
-		return results.CPUsTaken
+		return results.CPUsTaken, gc
 	}
-	return results.SlotsExhausted
+	return results.SlotsExhausted, gc
 }
 
 // missedLine names rep's groups that missed more than MaxMissedShare of their starts, and why.
 func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
-	gcs := map[int]*GroupCPU{}
-	for i := range all {
-		gcs[all[i].Index] = &all[i]
-	}
 	var parts []notes.Note
 	for i := range rep.Groups {
 		g := &rep.Groups[i]
-		gc := gcs[g.Index]
-		why := openLoopLimit(g, gc)
+		why, gc := openLoopLimit(g, all)
 		if why == "" {
 			continue
 		}
