@@ -9,8 +9,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// caveatsOf lists the flags of v's repetitions, most serious first: what its figures measured
-// besides the server; baseline says that v is the baseline of another's verdict.
+// caveatsOf lists what v's figures measured besides the server, most serious first.
 func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
 	n := v.Stats.N
 	var cs []notes.Note
@@ -41,8 +40,7 @@ func noteIf(ok bool, code notes.Code, kv ...any) notes.Note {
 	return notes.New(code, kv...)
 }
 
-// setCaveats fills every variant's Caveat and VerdictCaveat: its own flags, the baseline's (a
-// difference from a flagged baseline is not the server's either) and what differs between them.
+// setCaveats: a difference from a flagged baseline, or from a differing one, is not the server's either.
 func setCaveats(r *results.Run, s *RunSummary) {
 	b := s.Baseline
 	var base []notes.Note

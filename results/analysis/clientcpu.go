@@ -21,8 +21,7 @@ type ClientCPU struct {
 	BusyMaxGroup                      int
 }
 
-// RepClientCPU returns the client CPU use of r's groups: each CPU of each host once (the mean
-// of the groups' readings), or for older runs without per-CPU figures each distinct CPU list once.
+// RepClientCPU counts each CPU of each host once (the mean of the groups' readings), or each CPU list.
 func RepClientCPU(r *results.Rep) ClientCPU {
 	c := ClientCPU{Groups: len(r.Groups)}
 	type hostCPU struct {
@@ -63,8 +62,7 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 	return c
 }
 
-// PerRequest is the client's CPU µs per request: kaeload's own time when every group
-// measured it (own), else its CPUs' busy time; false when neither is, or without requests.
+// PerRequest is the client's CPU µs per request: kaeload's own time if every group measured it, else busy.
 func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 	if requests == 0 || c.Groups == 0 {
 		return 0, false, false
@@ -130,8 +128,7 @@ func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	return out
 }
 
-// kaeloadShare is the share of group i's CPU time the run's workers used (other groups' on
-// the host by the CPUs they share); false when group i's worker did not measure itself.
+// kaeloadShare is the share of group i's CPU time the workers used (others' by the CPUs they share).
 func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 	g := &r.Groups[i]
 	if g.Process == nil {

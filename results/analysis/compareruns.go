@@ -26,16 +26,14 @@ type RunsVariant struct {
 	Cells []RunsCell
 }
 
-// RunsCell is one variant in one run; Summary's Comparison is against the reference run
-// (Holm over every variant and run), when Compared.
+// RunsCell is one variant in one run; Summary's Comparison is against the reference run (Holm).
 type RunsCell struct {
 	Present  bool
 	Summary  VariantSummary
 	Compared bool
 }
 
-// AnalyzeRuns compares stored runs with runs[0] (say, before and after a kernel update), variant
-// by variant of the same name; labels name the runs ("" gives "run N"): none or one per run.
+// AnalyzeRuns compares stored runs with runs[0], variant by variant of the same name.
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")
@@ -92,8 +90,7 @@ func runComparisons(runs []*results.Run, rr *RunsReport) {
 	}
 }
 
-// SlowerRuns returns the later runs' variants significantly slower than in the reference by more
-// than limitPct %: "kae in NEW: -7.12 % (p Holm 0.003)".
+// SlowerRuns: the variants significantly slower than in the reference by more than limitPct %.
 func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
 	var out notes.List
 	for _, rv := range rr.Variants {
@@ -155,8 +152,7 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 	return noteIf(any, notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
 }
 
-// infoDiff returns the first differing line of each server info command (nginx -V) of a
-// variant both runs measured.
+// infoDiff returns the first differing line of each server info command (nginx -V) of a variant.
 func infoDiff(a, b *results.Run, name string) []notes.Note {
 	var out []notes.Note
 	for _, va := range a.Variants {

@@ -75,8 +75,7 @@ func drift(r *results.Run) DriftSummary {
 	return d
 }
 
-// driftWarnings warns that a sequential order does not control drift, and when the trend is as
-// large as a significant difference (it could make or hide one).
+// driftWarnings: a sequential order does not control drift; a trend may make or hide a difference.
 func driftWarnings(r *results.Run, s *RunSummary) notes.List {
 	var ws notes.List
 	d := &s.Drift

@@ -56,8 +56,7 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	return out
 }
 
-// probeWarnings is one warning per probe that failed in any window: a failed probe leaves no
-// delta and crosses its thresholds, so every output says so on top.
+// probeWarnings: a failed probe leaves no delta and crosses its thresholds, so every output says so.
 func probeWarnings(vs []VariantSummary) notes.List {
 	type acc struct {
 		failed, read int

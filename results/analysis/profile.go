@@ -77,6 +77,7 @@ type ProfileCheck struct {
 	Agrees     bool    `json:"agrees"`
 }
 
+// Available reports whether the variant has a profile.
 func (v *ProfileVariant) Available() bool { return v.Missing.IsZero() }
 
 // Share is the variant's share of library name (0 when it has none).

@@ -37,8 +37,7 @@ type Report struct {
 	Metrics   notes.Note // where live metrics were served; zero without
 }
 
-// RepReport is the analysis of one repetition (or capacity step, or search window);
-// a note is zero when it has nothing to say.
+// RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
 type RepReport struct {
 	Failed                             notes.Note
 	ClientBound, OtherLoad             notes.Note
@@ -176,8 +175,7 @@ func Annotate(r *results.Run) {
 	}
 }
 
-// ownWarnings are, each said once, the warnings of r's repetitions, kind by kind for every
-// repetition (missed starts only with missed), then its probes' and its summary s's.
+// ownWarnings are the repetitions' warnings kind by kind, then the probes' and s's, each said once.
 func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
 	var ws notes.List
 	for k := range 8 {

@@ -35,6 +35,7 @@ type SearchPoint struct {
 	Plateau, Untested bool        // Untested: measured once
 }
 
+// SummarizeSearch returns what the search of r found; nil when r has none.
 func SummarizeSearch(r *results.Run) *SearchSummary {
 	s := r.Search
 	if s == nil {
@@ -89,6 +90,7 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	return sum
 }
 
+// Unit is the objective's unit as reports show it.
 func (s *SearchSummary) Unit() string {
 	switch s.Search.Maximize {
 	case results.ObjectiveRatePerCPU:
@@ -145,8 +147,7 @@ func (s *SearchSummary) VisitOrder() string {
 	return strings.Join(parts, " ")
 }
 
-// searchSweep makes the search's sweep show the search's plateau, and a best only when it is
-// the plateau alone with every other point tested.
+// searchSweep shows the search's plateau, and a best only when alone on it with every point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)
 	for k := range rs.Sweeps {

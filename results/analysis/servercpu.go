@@ -19,8 +19,7 @@ type SharedCPU struct {
 	Common string `json:"common"`
 }
 
-// ServerCPUUse is how the server's CPUs were used during a window, as
-// shares of their time (all 0 unless Measured), and who shared them.
+// ServerCPUUse is how the server's CPUs were used during a window, as shares of their time.
 type ServerCPUUse struct {
 	CPUs, Host string
 	Measured   bool
@@ -75,8 +74,7 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	return u, true
 }
 
-// serverOnGroup is the share of g's CPU time the server took (its time spread
-// evenly over its CPUs) and its PIDs; nil PIDs when none shared.
+// serverOnGroup is the share of g's CPU time the server took, and its PIDs (nil: none shared).
 func serverOnGroup(r *results.Rep, g *results.Group) (float64, []int) {
 	s, c := r.ServerCPUs, r.ServerCPU
 	if s == nil || g.CPUs == "" || g.Host != s.Host || g.CPU == nil {
@@ -193,8 +191,7 @@ func saturation(rep *results.Rep, ra *RepReport) Saturation {
 	return s
 }
 
-// LittleAgreement is how far LittleRate and Rate may differ (a ratio): in a
-// closed loop they agree within the time between requests, a few %.
+// LittleAgreement: in a closed loop LittleRate and Rate agree within the time between requests.
 const LittleAgreement = 0.25
 
 // LittleAgrees: nothing but the requests' latency spaced them.
@@ -232,8 +229,7 @@ func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
 }
 
-// analyzeServerCPUs fills ra's server-side lines, after its client's: other load on the
-// server's CPUs, a pinned client group on them (in place of the client's OTHER LOAD), neither busy.
+// analyzeServerCPUs fills ra's server-side lines, after its client's.
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 	if u, ok := RepServerCPUUse(rep); ok {
 		ra.ServerCPUs = &u
@@ -254,8 +250,7 @@ func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 		"little", s.LittleRate, "rate", s.Rate)
 }
 
-// ServerCPURates are v's requests per server CPU-second, one per repetition
-// that read a positive server CPU time (what Rates is to Comparison).
+// ServerCPURates are v's requests per server CPU-second, one per repetition that read it.
 func ServerCPURates(v *results.Variant) []float64 {
 	var out []float64
 	for i := range v.Reps {

@@ -18,8 +18,7 @@ const (
 	versionTLS13 = 0x0304 // crypto/tls.VersionTLS13 (results imports no TLS)
 )
 
-// SoftRatio fits package softratio's model to the windows at two or more soft ratios and
-// predicts the best; nil without. A flagged window gives only its CPU per request.
+// SoftRatio predicts the best soft ratio from windows at two or more; a flagged one gives only its CPU.
 func SoftRatio(m *Report) *softratio.Prediction {
 	var in softratio.Input
 	ratios := map[float64]bool{}
@@ -79,8 +78,7 @@ func readPlan(raw json.RawMessage) (p planView) {
 	return p
 }
 
-// Hints say what a reader could change to measure more cheaply: max_version "1.2" for a variant
-// that offered TLS 1.3 but negotiated only TLS 1.2.
+// Hints: max_version "1.2" for a variant that offered TLS 1.3 but negotiated only TLS 1.2.
 func Hints(r *results.Run) notes.List {
 	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
 		return nil
@@ -100,13 +98,13 @@ func Hints(r *results.Run) notes.List {
 	return hints
 }
 
-// SearchPrediction is what start: predicted predicted from the windows at both ends, and the
-// grid Value nearest its best ratio ("" for none).
+// SearchPrediction is what start: predicted predicted, and the grid Value nearest its best ratio.
 type SearchPrediction struct {
 	Prediction *softratio.Prediction
 	Value      string
 }
 
+// StartPrediction is what r's search started from; nil when none.
 func StartPrediction(r *results.Run) *SearchPrediction {
 	s := r.Search
 	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {

@@ -30,6 +30,7 @@ type SpeedRow struct {
 	Has                        []bool
 }
 
+// SpeedFailure is a speed run that failed or whose output was not understood.
 type SpeedFailure struct {
 	Variant     string `json:"variant"`
 	Command     int    `json:"command"`
@@ -43,6 +44,7 @@ func (row *SpeedRow) Figure() string {
 	return fmt.Sprintf("[%d] %s", row.Command, res.Label())
 }
 
+// HasSpeed reports whether any variant of r has a speed run.
 func HasSpeed(r *results.Run) bool {
 	return slices.ContainsFunc(r.Variants, func(v results.Variant) bool { return len(v.Speed) > 0 })
 }
@@ -86,6 +88,7 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	return t
 }
 
+// Delta is variant vi's Δ % against the baseline; false when undefined.
 func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	b := t.Baseline
 	if r, ok := ratio(row.Values[max(b, 0)], row.Values[vi], b >= 0 && row.Has[vi] && row.Has[b]); ok {
@@ -113,6 +116,7 @@ func (t *SpeedTable) Header() []string {
 	return h
 }
 
+// Cells are row's cells under Header; Missing where not defined.
 func (t *SpeedTable) Cells(row *SpeedRow) []string {
 	cells := []string{row.Figure(), row.Unit}
 	for vi := range t.Variants {
@@ -162,6 +166,7 @@ func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 	return out
 }
 
+// Ratio returns B/A; false when not defined.
 func (p SpeedPair) Ratio() (float64, bool) { return ratio(p.A, p.B, p.HasA && p.HasB) }
 
 // Line: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".

@@ -10,13 +10,13 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Spread is how evenly one repetition's groups performed: their lowest, highest and mean rates,
-// and (Max-Min)/Mean in %.
+// Spread is how evenly one repetition's groups performed; Pct is (Max-Min)/Mean in %.
 type Spread struct {
 	Min, Max, Mean, Pct float64
 	MinIndex, MaxIndex  int
 }
 
+// GroupSpread returns the groups' Spread (the first of equals); zero for none.
 func GroupSpread(groups []results.Group) Spread {
 	if len(groups) == 0 {
 		return Spread{}

@@ -13,8 +13,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// RunSummary is what every output says about a run across repetitions,
-// computed once so that every format shows the same numbers.
+// RunSummary is what every output says about a run across repetitions.
 type RunSummary struct {
 	Baseline        int // -1 when not measured: then nothing is compared
 	BaselineName    string
@@ -64,8 +63,7 @@ type VariantSummary struct {
 	serverOthersReps      int
 }
 
-// ClientMicrosPerRequest is the client's CPU µs per request over the
-// repetitions that measured it; false when none did.
+// ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
 func (s *VariantSummary) ClientMicrosPerRequest() (float64, bool) {
 	if s.ClientCPUReps == 0 || s.ClientCPURequests == 0 {
 		return 0, false
@@ -73,8 +71,7 @@ func (s *VariantSummary) ClientMicrosPerRequest() (float64, bool) {
 	return s.ClientCPUSeconds * 1e6 / float64(s.ClientCPURequests), true
 }
 
-// RequestsPerServerCPU is requests per server CPU-second (what offload
-// saves); false when no repetition measured it.
+// RequestsPerServerCPU is requests per server CPU-second (what offload saves).
 func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
 	if s.ServerCPUReps == 0 || s.ServerCPUSeconds <= 0 {
 		return 0, false
@@ -288,8 +285,7 @@ func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSum
 	return sw
 }
 
-// sweptKeys are the keys whose value differs between r's variants vs (a
-// missing key differs), sorted; all their keys when none differs.
+// sweptKeys are the keys whose value differs between vs (a missing key differs); all when none does.
 func sweptKeys(r *results.Run, vs []int) []string {
 	all := map[string]bool{}
 	for _, i := range vs {

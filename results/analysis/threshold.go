@@ -21,6 +21,7 @@ type ThresholdCheck struct {
 	Passed    bool              `json:"passed"`
 }
 
+// Shown renders the figure ("12,345.6 req/s") or "not measured".
 func (c *ThresholdCheck) Shown() string {
 	v := c.Value
 	switch m := c.Threshold.Metric; {
@@ -47,8 +48,7 @@ func (c *ThresholdCheck) Line() notes.Note {
 	return notes.New(notes.ThresholdChecked, "passed", c.Passed, "check", crossedLine(c))
 }
 
-// checkThresholds checks every threshold of r, in order, against every variant (a MetricVs
-// against its pair).
+// checkThresholds checks every threshold against every variant (a MetricVs against its pair).
 func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []VariantSummary) []ThresholdCheck {
 	var out []ThresholdCheck
 	for _, t := range r.Thresholds {
@@ -136,6 +136,7 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 	return sum, len(inside) > 0
 }
 
+// Crossed returns the checks that did not pass.
 func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 	return slices.DeleteFunc(slices.Clone(cs), func(c ThresholdCheck) bool { return c.Passed })
 }

@@ -8,8 +8,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// CheckRep says why the repetition whose total is t failed (no success, or an error share
-// above maxErrors); nil for a good one.
+// CheckRep says why the repetition whose total is t failed; nil for a good one.
 func CheckRep(t *results.Group, maxErrors float64) *results.Failure {
 	if t.Succeeded() == 0 {
 		f := &results.Failure{Code: results.FailNoSuccess, Errors: t.Errors.Total()}
@@ -24,6 +23,7 @@ func CheckRep(t *results.Group, maxErrors float64) *results.Failure {
 	return nil
 }
 
+// Failed names the variants with a failed repetition, in run order.
 func Failed(r *results.Run) []string {
 	var names []string
 	for _, v := range r.Variants {
@@ -47,6 +47,7 @@ func NotMeasuredLines(r *results.Run) notes.List {
 	return lines
 }
 
+// FailedLine is a failed repetition's loud line; zero for a good one.
 func FailedLine(rep *results.Rep) notes.Note {
 	return noteIf(rep.Failed != nil, notes.RepFailed, "why", notes.Failure(rep.Failed))
 }
