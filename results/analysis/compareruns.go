@@ -230,15 +230,10 @@ func diffValues(path string, a, b any, ina, inb bool, out *[]string) {
 		}
 	case []any:
 		if y, ok := b.([]any); ok {
-			for i := range max(len(x), len(y)) {
-				var va, vb any
-				if i < len(x) {
-					va = x[i]
-				}
-				if i < len(y) {
-					vb = y[i]
-				}
-				diffValues(fmt.Sprintf("%s[%d]", path, i), va, vb, i < len(x), i < len(y), out)
+			n := max(len(x), len(y))
+			xs, ys := append(x, make([]any, n-len(x))...), append(y, make([]any, n-len(y))...)
+			for i := range n {
+				diffValues(fmt.Sprintf("%s[%d]", path, i), xs[i], ys[i], i < len(x), i < len(y), out)
 			}
 			return
 		}

@@ -345,31 +345,6 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-func (s *VariantSummary) addServerCPUs(ra *RepReport) {
-	if u := ra.ServerCPUs; u != nil {
-		s.ServerOtherLoadReps += b2i(u.OtherLoad)
-		s.SharedCPUReps += b2i(len(u.Shared) > 0)
-		var why []notes.Note // how: with a client group, or with other load (its busiest process)
-		for _, sh := range u.Shared {
-			why = append(why, notes.New(notes.ServerShare, "common", sh.Common))
-		}
-		if u.OtherLoad {
-			n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
-			if len(u.Top) > 0 {
-				n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
-			}
-			why = append(why, n)
-		}
-		s.ServerSharedReps += b2i(len(why) > 0)
-		s.ServerShared = s.ServerShared.AppendNew(why...)
-		if u.Measured && u.HasServer {
-			s.serverOthers, s.serverOthersReps = s.serverOthers+u.Others, s.serverOthersReps+1
-		}
-	}
-	s.SaturationReps += b2i(ra.Saturation.Judged)
-	s.NotSaturatedReps += b2i(ra.Saturation.NotSaturated)
-}
-
 // ServerSharedInMost: the server's CPUs were shared in most repetitions (a verdict measured them too).
 func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N

@@ -180,7 +180,28 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
 		s.MisalignedReps += b2i(Misaligned(rep))
 		s.FailedReps += b2i(rep.Failed != nil)
-		s.addServerCPUs(ra)
+		if u := ra.ServerCPUs; u != nil {
+			s.ServerOtherLoadReps += b2i(u.OtherLoad)
+			s.SharedCPUReps += b2i(len(u.Shared) > 0)
+			var why []notes.Note // how: with a client group, or with other load (its busiest process)
+			for _, sh := range u.Shared {
+				why = append(why, notes.New(notes.ServerShare, "common", sh.Common))
+			}
+			if u.OtherLoad {
+				n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
+				if len(u.Top) > 0 {
+					n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
+				}
+				why = append(why, n)
+			}
+			s.ServerSharedReps += b2i(len(why) > 0)
+			s.ServerShared = s.ServerShared.AppendNew(why...)
+			if u.Measured && u.HasServer {
+				s.serverOthers, s.serverOthersReps = s.serverOthers+u.Others, s.serverOthersReps+1
+			}
+		}
+		s.SaturationReps += b2i(ra.Saturation.Judged)
+		s.NotSaturatedReps += b2i(ra.Saturation.NotSaturated)
 		if c := ra.ClientCPU; c.Measured > 0 {
 			s.HasClientCPU, s.ClientBusyMax = true, max(s.ClientBusyMax, c.BusyMax)
 		}
@@ -349,9 +370,7 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 				probes[name] = p
 			}
 			if pr.Error != "" {
-				if p.Failed++; p.Failed == 1 {
-					p.FirstError = pr.Error
-				}
+				p.Failed, p.FirstError = p.Failed+1, cmp.Or(p.FirstError, pr.Error)
 				continue
 			}
 			p.N++

@@ -93,11 +93,8 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 		return s.ErrorShare, true
 	case results.MetricClientBound:
 		return float64(b2i(s.ClientBoundReps > 0)), true
-	case results.MetricServerSaturated:
-		if s.SaturationReps == 0 {
-			return 0, false
-		}
-		return float64(b2i(s.NotSaturatedReps == 0)), true
+	case results.MetricServerSaturated: // 0 when no repetition was judged
+		return float64(b2i(s.SaturationReps > 0 && s.NotSaturatedReps == 0)), s.SaturationReps > 0
 	case results.MetricLatency:
 		h := map[string]*results.Histogram{"connect": s.Connect, "handshake": s.Handshake, "ttfb": s.TTFB, "total": s.Total}[t.Latency]
 		if results.EmptyHistogram(h) {
