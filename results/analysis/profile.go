@@ -82,10 +82,8 @@ func (v *ProfileVariant) Available() bool { return v.Missing.IsZero() }
 
 // Share is the variant's share of library name (0 when it has none).
 func (v *ProfileVariant) Share(name string) (float64, bool) {
-	for _, l := range v.Libraries {
-		if l.Name == name {
-			return l.Share, true
-		}
+	if i := slices.IndexFunc(v.Libraries, func(l LibraryShare) bool { return l.Name == name }); i >= 0 {
+		return v.Libraries[i].Share, true
 	}
 	return 0, false
 }
@@ -231,12 +229,11 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	}
 	pv.CryptoShare = min(float64(crypto)/total, 1)
 	pv.Bound = 1 / (1 - pv.CryptoShare) // +Inf when all of it was crypto
-	if c := &pv.Check; c.Checked && c.Expected > 0 {
+	c := &pv.Check
+	if c.Checked = c.Checked && c.Expected > 0; c.Checked {
 		c.Ratio = float64(c.Samples) / c.Expected
 		ticks := 2 * procTickSeconds * float64(spec.Rate) * float64(c.Reps)
 		c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
-	} else {
-		c.Checked = false
 	}
 	return pv
 }
