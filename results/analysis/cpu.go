@@ -14,10 +14,9 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ClientCPU is the client's CPU use in one repetition, its groups together: a CPU
-// several groups share counts once. Measured and ProcessMeasured count the groups with a
-// reading of their CPUs and of their worker process; Seconds is the busy time of the union
-// of their CPUs (an unpinned group adds its own), Process the workers' user + system.
+// ClientCPU is the client's CPU use in one repetition: Measured and ProcessMeasured count the groups
+// with a reading of their CPUs and of their worker; Seconds is the busy time of the union of their
+// CPUs (a CPU several groups share counts once), Process the workers' user + system.
 type ClientCPU struct {
 	Groups, Measured, ProcessMeasured int
 	Seconds, Process                  float64
@@ -80,11 +79,9 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 	return 0, false, false
 }
 
-// GroupCPU is how one group's CPUs were used during a window, as shares of their time
-// (window × CPUs). Kaeload is its workers' share (overlapping groups' by overlap; Busy unless
-// Own measured it), Interrupts the kernel's network work for kaeload, Server the measured
-// server's share, Others the rest of Busy (at least 0). Waited, the seconds its threads waited
-// for a CPU, is no part of a verdict: a nice 19 loop adds a wait at nearly every wakeup.
+// GroupCPU is how one group's CPUs were used during a window, as shares of their time. Kaeload
+// is its workers' (overlapping groups' by overlap; Busy unless Own), Others the rest of Busy after
+// Interrupts and Server. Waited is no part of a verdict: a nice 19 loop adds a wait at every wakeup.
 type GroupCPU struct {
 	Index                      int    // Group.Index
 	CPUs                       string // "" = unpinned
@@ -285,8 +282,7 @@ func cpuString(cpus []int) string {
 	return strings.Join(parts, ",")
 }
 
-// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or else the
-// connections in flight set the rate (Little's law: connections / mean latency = rate).
+// Saturation: the server's CPUs busy, or kaeload's, or else connections / mean latency = rate.
 type Saturation struct {
 	Judged      bool    // false without a server CPU reading or in an open loop
 	Server      float64 // the server tree's share of its CPUs

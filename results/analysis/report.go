@@ -12,8 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
-// Report is the analysis of one run, computed once by Analyze: every conclusion
-// the outputs show, verdicts as notes (codes with parameters).
+// Report is the analysis of one run, computed once by Analyze: every conclusion the outputs show.
 type Report struct {
 	Run          *results.Run
 	Summary      *RunSummary
@@ -24,8 +23,7 @@ type Report struct {
 	Crossed      notes.List // one line per crossed threshold
 	Failed       []string   // the variants with failed repetitions
 	NotMeasured  notes.List
-	// Partial (cut short by an interrupt) and Excluded (set aside by
-	// exclude_flagged) windows are shown, in no statistic.
+	// Partial (cut short) and Excluded (set aside by exclude_flagged) windows are in no statistic.
 	Partial, Excluded notes.List
 	Warnings          []string              // the run's own, then the analysis's
 	Hints             notes.List            // ending with the soft ratio's prediction
@@ -45,8 +43,7 @@ type RepReport struct {
 	Failed                             notes.Note
 	ClientBound, OtherLoad             notes.Note
 	ClientBoundGroups, OtherLoadGroups []int // the flagged groups' indexes
-	// Why an open loop missed starts, how often slots backed off, the total's starts due, missed
-	// and latency, the requests unanswered at the window's end.
+	// Why an open loop missed starts, slots' backoffs, starts due and missed, requests unanswered.
 	Missed, Backoff, OpenLoop, Unanswered notes.Note
 	ClientCPU                             ClientCPU
 	Spread                                *Spread // nil with fewer than two groups
@@ -214,8 +211,7 @@ func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.No
 	return out
 }
 
-// KernelEvent is a TCP trouble counter's growth on one host over one interval, from the window's
-// start (negative in the warm-up); Host carries its role: "local (clients and server)".
+// KernelEvent is a TCP trouble counter's growth on one host over one interval (Start < 0: warm-up).
 type KernelEvent struct {
 	Start, Length time.Duration
 	Host, Counter string

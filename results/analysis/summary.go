@@ -47,8 +47,7 @@ type VariantSummary struct {
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps       int
 	ServerShared                                               notes.List
 	SaturationReps, NotSaturatedReps                           int // judged; did not load the server
-	// Sums over the repetitions whose client CPU every group measured, and over
-	// those with a server CPU reading.
+	// Sums over the repetitions whose every group measured client CPU, or with a server CPU reading.
 	ClientCPUReps, ServerCPUReps         int
 	ClientCPUSeconds, ServerCPUSeconds   float64
 	ClientCPURequests, ServerCPURequests uint64
@@ -89,9 +88,8 @@ type SweepSummary struct {
 	Values   []float64
 	Variants []int
 	Labels   []string // "v" for one key, "k1=v1 k2=v2" else
-	// Top has the highest mean of those with two repetitions or more (-1: none); Plateau are
-	// those it is not significantly faster than (Holm; empty when no pair was tested); Best is
-	// Top when the plateau is Top alone, else -1.
+	// Top has the highest mean of those with two repetitions or more (-1: none); Plateau those it is
+	// not significantly faster than (Holm; empty when none was tested); Best is Top when alone on it.
 	Top     int
 	Plateau []int
 	Best    int
@@ -107,8 +105,7 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
 		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive
 		BaselineMissing: noteIf(base < 0, notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)}
-	// Requests per server CPU-second answer another question (what a
-	// request costs the server): a family of their own.
+	// Requests per server CPU-second answer another question: a family of their own.
 	rates, perCPU := make([][]float64, len(r.Variants)), make([][]float64, len(r.Variants))
 	for i := range r.Variants {
 		rates[i], perCPU[i] = r.Variants[i].Rates(), ServerCPURates(&r.Variants[i])
@@ -291,8 +288,7 @@ func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Compar
 	}
 }
 
-// sweepPlateau is a sweep's rule (PairPlateau) in indexes of samples. With no pair
-// tested it claims nothing but Top: values never compared are not ranked.
+// sweepPlateau is PairPlateau in indexes of samples; with no pair tested it claims nothing but Top.
 func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSummary {
 	j := stats.PairPlateau(samples, agree)
 	sw := SweepSummary{Top: j.Top, Best: -1, Family: j.Family, Caution: j.Caution}
@@ -364,11 +360,8 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	probes, sums, reqs := map[string]*ProbeSummary{}, map[string]float64{}, map[string]uint64{}
 	for _, rep := range v.Reps {
 		for name, pr := range rep.Probes {
-			p := probes[name]
-			if p == nil {
-				p = &ProbeSummary{Name: name}
-				probes[name] = p
-			}
+			p := cmp.Or(probes[name], &ProbeSummary{Name: name})
+			probes[name] = p
 			if pr.Error != "" {
 				p.Failed, p.FirstError = p.Failed+1, cmp.Or(p.FirstError, pr.Error)
 				continue
@@ -394,30 +387,22 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 
 // probeWarnings: a failed probe leaves no delta and crosses its thresholds, so every output says so.
 func probeWarnings(vs []VariantSummary) notes.List {
-	type acc struct {
-		failed, read int
-		variants     []string
-		first        string
-	}
-	byName := map[string]*acc{}
+	byName, variants := map[string]*ProbeSummary{}, map[string][]string{} // the run's, and who failed
 	for _, v := range vs {
 		for _, p := range v.Probes {
-			a := byName[p.Name]
-			if a == nil {
-				a = &acc{}
-				byName[p.Name] = a
-			}
-			a.read, a.failed = a.read+p.N+p.Failed, a.failed+p.Failed
+			a := cmp.Or(byName[p.Name], &ProbeSummary{})
+			byName[p.Name] = a
+			a.N, a.Failed, a.FirstError = a.N+p.N, a.Failed+p.Failed, cmp.Or(a.FirstError, p.FirstError)
 			if p.Failed > 0 {
-				a.first = cmp.Or(a.first, p.FirstError)
-				a.variants = append(a.variants, v.Name)
+				variants[p.Name] = append(variants[p.Name], v.Name)
 			}
 		}
 	}
 	var ws notes.List
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		if a := byName[name]; a.failed > 0 {
-			ws = append(ws, notes.New(notes.ProbeFailed, "probe", name, "failed", a.failed, "read", a.read, "variants", a.variants, "first", a.first))
+		if a := byName[name]; a.Failed > 0 {
+			ws = append(ws, notes.New(notes.ProbeFailed, "probe", name, "failed", a.Failed, "read", a.N+a.Failed,
+				"variants", variants[name], "first", a.FirstError))
 		}
 	}
 	return ws
@@ -436,10 +421,9 @@ func (p ProbeSummary) MarshalJSON() ([]byte, error) {
 	}{plain(p), per})
 }
 
-// DriftSummary shows how the rates moved over the rounds (round r is every variant's repetition
-// r): a change of the machine over the run shows as a trend every variant shares. RoundPct is the
-// variants' mean geometric deviation from their own mean in a round, %; TrendPct the change from
-// the first round to the last, %, by least squares with a level per variant.
+// DriftSummary shows how the rates moved over the rounds (round r: every variant's repetition r).
+// RoundPct is the variants' mean geometric deviation from their own mean in a round, %; TrendPct
+// the change from the first round to the last, %, by least squares with a level per variant.
 type DriftSummary struct {
 	Rounds   int
 	Cells    [][]RoundCell // [variant][round]
@@ -466,8 +450,7 @@ func drift(r *results.Run) DriftSummary {
 	}
 	d.RoundPct, d.RoundHas = make([]float64, d.Rounds), make([]bool, d.Rounds)
 	counts := make([]int, d.Rounds)
-	// Least squares of ln(rate) on the round with one intercept per
-	// variant: the slope is Σ(x−x̄ᵥ)(y−ȳᵥ) / Σ(x−x̄ᵥ)² over every variant.
+	// Least squares of ln(rate) on the round, an intercept per variant: slope Σ(x−x̄ᵥ)(y−ȳᵥ) / Σ(x−x̄ᵥ)².
 	var sxy, sxx float64
 	for _, v := range r.Variants {
 		cells := make([]RoundCell, d.Rounds)

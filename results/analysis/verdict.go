@@ -77,8 +77,7 @@ func PartialLine(variant string, p *results.Rep) notes.Note {
 	return n
 }
 
-// OpenLoopLimit says why an open-loop group, judged alone, missed more than MaxMissedShare of its
-// starts: ClientBound, CPUsTaken (others kept its CPUs busy) or SlotsExhausted; "" when it did not.
+// OpenLoopLimit says why an open-loop group, judged alone, missed more than MaxMissedShare of starts.
 func OpenLoopLimit(g *results.Group) string {
 	why, _ := openLoopLimit(g, RepGroupCPUs(&results.Rep{Groups: []results.Group{*g}}))
 	return why
@@ -184,8 +183,7 @@ func CapacityLine(r *results.Run) notes.Note {
 	return notes.New(notes.Capacity, "spec", *r.Capacity, "knees", knees)
 }
 
-// ThresholdCheck is one threshold checked against one variant ("kae vs baseline" for
-// MetricVs); not Measured, it is crossed: nothing shows it holds.
+// ThresholdCheck is one threshold checked against one variant; not Measured, it is crossed.
 type ThresholdCheck struct {
 	Threshold results.Threshold `json:"threshold"`
 	Variant   string            `json:"variant"`
@@ -254,8 +252,7 @@ func measureVs(vs []VariantSummary, t results.Threshold) (float64, bool) {
 	return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 }
 
-// measure returns the figure of s that t bounds; false when s has none. A probe that failed in
-// some windows is trusted in none; a timeline metric needs every repetition's figure.
+// measure returns the figure of s that t bounds; a probe that failed in some windows is trusted in none.
 func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetition) (float64, bool) {
 	switch t.Metric {
 	case results.MetricRate:
