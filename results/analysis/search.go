@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
@@ -95,13 +96,8 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 
 // Unit is the objective's unit as reports show it.
 func (s *SearchSummary) Unit() string {
-	switch s.Search.Maximize {
-	case results.ObjectiveRatePerCPU:
-		return "req/s per server CPU-second"
-	case results.ObjectiveP99:
-		return "ms p99 handshake"
-	}
-	return "req/s"
+	return cmp.Or(map[results.Objective]string{results.ObjectiveRatePerCPU: "req/s per server CPU-second",
+		results.ObjectiveP99: "ms p99 handshake"}[s.Search.Maximize], "req/s")
 }
 
 // Lines says what the search found: its budget, the best value and the plateau.

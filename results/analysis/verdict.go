@@ -120,14 +120,11 @@ func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 
 // OpenLoopLine is an open-loop total's rate asked, achieved and starts missed; zero in a closed loop.
 func OpenLoopLine(t *results.Group) notes.Note {
-	if t.Scheduled == 0 {
-		return notes.Note{}
-	}
 	asked := 0.0
 	if l := t.Window.Length().Seconds(); l > 0 {
 		asked = float64(t.Scheduled) / l
 	}
-	return notes.New(notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed, "scheduled", t.Scheduled, "share", t.MissedShare())
+	return noteIf(t.Scheduled > 0, notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed, "scheduled", t.Scheduled, "share", t.MissedShare())
 }
 
 // Capacities are every variant's capacity search; nil for another run.
