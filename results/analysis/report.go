@@ -3,6 +3,7 @@
 package analysis
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -312,12 +313,10 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 		return nil, fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
 	}
 	rr := &RunsReport{Names: make([]string, len(runs))}
+	labels = append(labels, make([]string, len(runs)-len(labels))...)
 	var order []string
 	for i, r := range runs {
-		rr.Names[i] = fmt.Sprintf("run %d", i+1)
-		if i < len(labels) && labels[i] != "" {
-			rr.Names[i] = labels[i]
-		}
+		rr.Names[i] = cmp.Or(labels[i], fmt.Sprintf("run %d", i+1))
 		rr.Runs = append(rr.Runs, Analyze(r))
 		for _, v := range r.Variants {
 			if !slices.Contains(order, v.Name) {
@@ -364,12 +363,10 @@ func runComparisons(runs []*results.Run, rr *RunsReport) {
 func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
 	var out notes.List
 	for _, rv := range rr.Variants {
-		for i := 1; i < len(rv.Cells); i++ {
-			c := rv.Cells[i].Summary.Comparison
-			if !rv.Cells[i].Present || !c.Significant || c.DeltaPct >= -limitPct {
-				continue
+		for i, cell := range rv.Cells[1:] {
+			if c := cell.Summary.Comparison; cell.Present && c.Significant && c.DeltaPct < -limitPct {
+				out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i+1], "comparison", c))
 			}
-			out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i], "comparison", c))
 		}
 	}
 	return out
