@@ -67,10 +67,8 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 
 // PerRequest is the client's CPU µs per request: kaeload's own time if every group measured it, else busy.
 func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
-	if requests == 0 || c.Groups == 0 {
-		return 0, false, false
-	}
 	switch {
+	case requests == 0 || c.Groups == 0:
 	case c.ProcessMeasured == c.Groups:
 		return c.Process * 1e6 / float64(requests), true, true
 	case c.Measured == c.Groups:

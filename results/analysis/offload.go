@@ -16,8 +16,7 @@ import (
 )
 
 const (
-	// ProfileCheckTolerance is how far the samples may be from the server's CPU seconds × the
-	// rate before the self-check says perf or /proc missed some; two /proc ticks a window agree too.
+	// ProfileCheckTolerance: samples this far from CPU seconds × rate (or two /proc ticks) agree.
 	ProfileCheckTolerance = 0.10
 	procTickSeconds       = 0.01 // /proc's CPU time resolution (USER_HZ 100)
 	ProfileTopFunctions   = 10   // how many functions a variant's profile lists
@@ -31,9 +30,8 @@ type ProfileTable struct {
 	Libraries []string // every library sampled, by its largest share, most first
 }
 
-// ProfileVariant is one variant's server profile, its repetitions added up. Bound = 1 / (1 −
-// CryptoShare) is the most offload could speed the server up (+Inf); Delta is the measured Δ %
-// against the baseline (if HasDelta), "of at most" BaselineBound (0 without a baseline profile).
+// ProfileVariant is one variant's server profile. Bound = 1 / (1 − CryptoShare) is the most offload
+// could speed the server up; Delta the measured Δ % "of at most" BaselineBound (0: no baseline profile).
 type ProfileVariant struct {
 	Name           string
 	Missing        notes.Note // why there is no profile (notes.ProfileNotAvailable)
@@ -66,8 +64,7 @@ type FunctionShare struct {
 	Samples uint64  `json:"samples"`
 }
 
-// ProfileCheck ties perf's samples to /proc's accounting of the server's CPU over the Reps
-// repetitions that measured it: Expected is CPUSeconds × Rate, Ratio Samples / Expected.
+// ProfileCheck ties perf's samples to /proc's server CPU: Expected is CPUSeconds × Rate.
 type ProfileCheck struct {
 	Checked    bool    `json:"-"`
 	Samples    uint64  `json:"-"`
@@ -244,8 +241,7 @@ func ranked[K comparable, V cmp.Ordered](m map[K]V, order func(a, b K) int) []K 
 	return slices.SortedFunc(maps.Keys(m), func(a, b K) int { return cmp.Or(cmp.Compare(m[b], m[a]), order(a, b)) })
 }
 
-// SpeedTable is a run's crypto speed comparison: a row per figure (in order of first
-// appearance), a column per variant, then the Δ % against the baseline, and the runs that failed.
+// SpeedTable is a run's crypto speed comparison: a row per figure, a column per variant, then Δ %.
 type SpeedTable struct {
 	Baseline     int // -1 when not measured: no Δ % columns
 	BaselineName string
