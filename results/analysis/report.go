@@ -346,9 +346,8 @@ func runComparisons(runs []*results.Run, rr *RunsReport) {
 	var bases, others [][]float64
 	var at []*stats.Comparison
 	for _, rv := range rr.Variants {
-		ref := findVariant(runs[0], rv.Name)
 		for i, r := range runs[1:] {
-			if v := findVariant(r, rv.Name); ref != nil && v != nil {
+			if ref, v := findVariant(runs[0], rv.Name), findVariant(r, rv.Name); ref != nil && v != nil {
 				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
 				at = append(at, &rv.Cells[i+1].Summary.Comparison)
 			}

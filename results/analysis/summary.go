@@ -54,15 +54,12 @@ type VariantSummary struct {
 	ClientCPUSeconds, ServerCPUSeconds   float64
 	ClientCPURequests, ServerCPURequests uint64
 	// Requests per server CPU-second (ServerCPURates), in a family of their own.
-	ServerCPUStats      stats.Stats
-	ServerCPUComparison stats.Comparison
-	// Best: significantly faster than every other of its sweep; Plateau: none is faster.
-	Best, Plateau bool
-	MDESpread     notes.Note // the repetitions that alone make most of the MDE's spread
-	// Caveat is what else the figures measured; VerdictCaveat adds the baseline's and their differences.
-	Caveat, VerdictCaveat notes.Note
-	serverOthers          float64 // others' share of the server's CPUs, over serverOthersReps
-	serverOthersReps      int
+	ServerCPUStats        stats.Stats
+	ServerCPUComparison   stats.Comparison
+	Best, Plateau         bool       // faster than every other of its sweep; none is faster
+	MDESpread             notes.Note // the repetitions that alone make most of the MDE's spread
+	Caveat, VerdictCaveat notes.Note // what else it measured; and the baseline's, their differences
+	serverOthers          []float64  // others' share of the server's CPUs, per repetition measured
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
@@ -83,10 +80,9 @@ func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
 
 // SweepSummary is one series of swept variants; indexes are into Run.Variants, in chart order.
 type SweepSummary struct {
-	Series string
-	Keys   []string // the swept keys whose values differ, sorted (all when none do)
-	// Numeric: one key whose values all parse (SweptNumber); the variants are then in order of Values.
-	Numeric  bool
+	Series   string
+	Keys     []string // the swept keys whose values differ, sorted (all when none do)
+	Numeric  bool     // one key whose values all parse (SweptNumber): the variants in order of Values
 	Values   []float64
 	Variants []int
 	Labels   []string // "v" for one key, "k1=v1 k2=v2" else
@@ -107,7 +103,6 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
 		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive
 		BaselineMissing: noteIf(base < 0, notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)}
-	// Requests per server CPU-second answer another question: a family of their own.
 	rates, perCPU := make([][]float64, len(r.Variants)), make([][]float64, len(r.Variants))
 	for i := range r.Variants {
 		rates[i], perCPU[i] = r.Variants[i].Rates(), ServerCPURates(&r.Variants[i])
@@ -196,7 +191,7 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 			s.ServerSharedReps += b2i(len(why) > 0)
 			s.ServerShared = s.ServerShared.AppendNew(why...)
 			if u.Measured && u.HasServer {
-				s.serverOthers, s.serverOthersReps = s.serverOthers+u.Others, s.serverOthersReps+1
+				s.serverOthers = append(s.serverOthers, u.Others)
 			}
 		}
 		s.SaturationReps += b2i(ra.Saturation.Judged)
@@ -427,14 +422,13 @@ func (p ProbeSummary) MarshalJSON() ([]byte, error) {
 // RoundPct is the variants' mean geometric deviation from their own mean in a round, %; TrendPct
 // the change from the first round to the last, %, by least squares with a level per variant.
 type DriftSummary struct {
-	Rounds   int
-	Cells    [][]RoundCell // [variant][round]
-	RoundPct []float64
-	RoundHas []bool
-	TrendPct float64
-	HasTrend bool // two rounds or more
-	// Controlled is false for a sequential order, where drift lands between variants.
-	Controlled, Unknown bool
+	Rounds              int
+	Cells               [][]RoundCell // [variant][round]
+	RoundPct            []float64
+	RoundHas            []bool
+	TrendPct            float64
+	HasTrend            bool // two rounds or more
+	Controlled, Unknown bool // not for a sequential order, where drift lands between variants
 }
 
 // RoundCell is one variant's repetition in one round (OK: there is one).
@@ -544,8 +538,8 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	for n, vis := range s.Visits {
 		k := slices.IndexFunc(sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant })
 		if k < 0 {
-			k = len(sum.Points)
-			sum.Points = append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant, Index: slices.Index(s.Values, vis.Value)})
+			k, sum.Points = len(sum.Points), append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant,
+				Index: slices.Index(s.Values, vis.Value)})
 		}
 		p := &sum.Points[k]
 		p.Visits = append(p.Visits, n+1)

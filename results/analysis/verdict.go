@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -373,11 +374,8 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 			counts[k] += n
 		}
 	}
-	best := ""
-	if ks := ranked(counts, strings.Compare); len(ks) > 0 && counts[ks[0]] > 0 {
-		best = ks[0]
-	}
-	return results.ParseHandshake(best)
+	maps.DeleteFunc(counts, func(_ string, n uint64) bool { return n == 0 })
+	return results.ParseHandshake(append(ranked(counts, strings.Compare), "")[0]) // the most negotiated
 }
 
 // handshakeCaveat names the handshake's parts that differ from the baseline's (measured too).
@@ -389,16 +387,13 @@ func handshakeCaveat(own, base *results.Variant) notes.Note {
 		"own", h.String(), "base", b.String())
 }
 
-func (v *VariantSummary) serverOthersMean() (float64, bool) {
-	return v.serverOthers / float64(max(v.serverOthersReps, 1)), v.serverOthersReps > 0
-}
-
 // otherLoadCaveat cautions a comparison whose sides' other load on the server's CPUs differs by
 // more than its MDE: a nice'd loop taking 7 % of a saturated server moves 3 % effects.
 func otherLoadCaveat(v, base *VariantSummary) notes.Note {
-	o, ook := v.serverOthersMean()
-	b, bok := base.serverOthersMean()
-	apart := ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct
+	o, _ := stats.MeanStdDev(v.serverOthers)
+	b, _ := stats.MeanStdDev(base.serverOthers)
+	apart := len(v.serverOthers) > 0 && len(base.serverOthers) > 0 && v.Comparison.HasMDE &&
+		100*math.Abs(o-b) > v.Comparison.MDEPct
 	return noteIf(apart, notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
 }
 
