@@ -86,11 +86,10 @@ type GroupCPU struct {
 	Busy, Kaeload              float64
 	Own                        bool
 	Interrupts, Server, Others float64
+	ClientBound, OtherLoad     bool // Kaeload+Interrupts ≥ ClientBoundBusy; Others ≥ OtherLoadShare
 	Waited                     float64
 	Wait                       bool
 	Top                        []results.ProcessCPU // the busiest other processes on the CPUs
-	// ClientBound: Kaeload + Interrupts reached ClientBoundBusy; OtherLoad: Others reached OtherLoadShare.
-	ClientBound, OtherLoad bool
 }
 
 // RepGroupCPUs returns how each measured group of r used its CPUs, in plan order. Client-bound
@@ -296,8 +295,7 @@ type Saturation struct {
 	MeanLatency      time.Duration
 	LittleRate, Rate float64
 	OtherLoad        bool // on the server's CPUs: the window is OTHER LOAD instead
-	// NotSaturated: judged, nothing busy past ServerSaturatedBusy, no flag, no accelerator, LittleAgrees.
-	NotSaturated bool
+	NotSaturated     bool // judged, nothing busy, no flag, no accelerator, LittleAgrees
 }
 
 // saturation judges whether rep loaded the server, from ra's CPU figures.

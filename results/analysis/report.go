@@ -54,15 +54,14 @@ type RepReport struct {
 	// Why an open loop missed starts, slots' backoffs, starts due and missed, requests unanswered.
 	Missed, Backoff, OpenLoop, Unanswered notes.Note
 	ClientCPU                             ClientCPU
-	Spread                                *Spread // nil with fewer than two groups
-	// MostOthers is the self-measured pinned group whose CPUs others took most of; nil when none.
-	MostOthers *GroupCPU
-	Timeline   diagnosis.Repetition // NoTimeline for old runs
-	Events     []KernelEvent        // the kernel events on its timeline
+	Spread                                *Spread              // nil with fewer than two groups
+	Timeline                              diagnosis.Repetition // NoTimeline for old runs
+	Events                                []KernelEvent        // the kernel events on its timeline
 	// Server-side lines: other load on its CPUs, a client group on them, neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	ServerCPUs                                *ServerCPUUse // nil when not recorded
 	Saturation                                Saturation
+	MostOthers                                *GroupCPU // the pinned Own group others took most of; nil: none
 }
 
 // Flagged: the repetition measured something besides the server (client-bound, other load, shared CPUs).

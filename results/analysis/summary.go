@@ -343,13 +343,12 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 
 // ProbeSummary is one probe's deltas over a variant's repetitions.
 type ProbeSummary struct {
-	Name       string  `json:"name"`
-	N          int     `json:"n"` // readings that succeeded
-	Failed     int     `json:"failed,omitempty"`
-	FirstError string  `json:"first_error,omitempty"`
-	MeanDelta  float64 `json:"mean_delta"` // of the good deltas
-	// PerRequest is their sum over the same repetitions' requests (1.0: every handshake offloaded).
-	PerRequest    float64 `json:"-"`
+	Name          string  `json:"name"`
+	N             int     `json:"n"` // readings that succeeded
+	Failed        int     `json:"failed,omitempty"`
+	FirstError    string  `json:"first_error,omitempty"`
+	MeanDelta     float64 `json:"mean_delta"` // of the good deltas
+	PerRequest    float64 `json:"-"`          // their sum over the same repetitions' requests
 	HasPerRequest bool    `json:"-"`
 }
 
