@@ -152,12 +152,9 @@ func Analyze(r *results.Run) *Report {
 				"rate", x.Total.Rate(), "why", x.Excluded))
 		}
 	}
-	rep.Warnings = r.Warnings.Strings()
-	for _, w := range ownWarnings(r, reps, rep.Summary, false).Strings() {
-		if !slices.Contains(rep.Warnings, w) {
-			rep.Warnings = append(rep.Warnings, w)
-		}
-	}
+	rep.Warnings = r.Warnings.Strings() // then the analysis's own, those the run has not said
+	rep.Warnings = append(rep.Warnings, slices.DeleteFunc(ownWarnings(r, reps, rep.Summary, false).Strings(),
+		func(w string) bool { return slices.Contains(rep.Warnings, w) })...)
 	if HasSpeed(r) {
 		rep.Speed = newSpeedTable(r, rep.Summary)
 	}
