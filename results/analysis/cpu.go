@@ -183,8 +183,7 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	cpus := cpuList(s.CPUs)
 	u := ServerCPUUse{CPUs: s.CPUs, Host: s.Host, Top: s.Others}
 	kaeload := s.Controller
-	for i := range r.Groups {
-		g := &r.Groups[i]
+	for _, g := range r.Groups {
 		if g.Host != s.Host {
 			continue
 		}
@@ -366,8 +365,7 @@ func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 // ServerCPURates are v's requests per server CPU-second, one per repetition that read it.
 func ServerCPURates(v *results.Variant) []float64 {
 	var out []float64
-	for i := range v.Reps {
-		rep := &v.Reps[i]
+	for _, rep := range v.Reps {
 		if rep.ServerCPU != nil && rep.ServerCPU.Seconds > 0 {
 			out = append(out, float64(rep.Total.Requests)/rep.ServerCPU.Seconds)
 		}

@@ -170,8 +170,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	libs, funcs, stacks := map[string]uint64{}, map[[2]string]uint64{}, map[string]uint64{}
 	var reasons notes.List
 	var crypto uint64
-	for j := range v.Reps {
-		rep := &v.Reps[j]
+	for _, rep := range v.Reps {
 		p := rep.ServerProfile
 		switch {
 		case p == nil:

@@ -104,9 +104,8 @@ func openLoopLimit(g *results.Group, all []GroupCPU) (string, *GroupCPU) {
 // missedLine names rep's groups that missed more than MaxMissedShare of their starts, and why.
 func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 	var parts []notes.Note
-	for i := range rep.Groups {
-		g := &rep.Groups[i]
-		why, gc := openLoopLimit(g, all)
+	for _, g := range rep.Groups {
+		why, gc := openLoopLimit(&g, all)
 		if why == "" {
 			continue
 		}
@@ -137,17 +136,14 @@ func Capacities(r *results.Run) []results.Capacity {
 	for i := range r.Variants {
 		c := results.Capacity{Variant: i}
 		for j := range r.Variants[i].Reps {
-			rep := &r.Variants[i].Reps[j]
-			st := rep.Step
-			if st == nil {
-				continue
-			}
-			c.Steps = append(c.Steps, rep)
-			switch {
-			case st.Pass && st.Rate > c.Knee:
-				c.Knee = st.Rate
-			case !st.Pass && (c.Fail == 0 || st.Rate < c.Fail):
-				c.Fail = st.Rate
+			if rep := &r.Variants[i].Reps[j]; rep.Step != nil {
+				c.Steps = append(c.Steps, rep)
+				switch st := rep.Step; {
+				case st.Pass && st.Rate > c.Knee:
+					c.Knee = st.Rate
+				case !st.Pass && (c.Fail == 0 || st.Rate < c.Fail):
+					c.Fail = st.Rate
+				}
 			}
 		}
 		c.BelowFrom = len(c.Steps) > 0 && c.Knee == 0
