@@ -67,7 +67,7 @@ type RepReport struct {
 // Flagged: the repetition measured something besides the server (client-bound, other load, shared CPUs).
 func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
 
-func (ra *RepReport) flags() []notes.Note {
+func (ra RepReport) flags() []notes.Note {
 	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
 	return slices.DeleteFunc(flags, notes.Note.IsZero)
 }
@@ -121,8 +121,7 @@ func analyzeReps(r *results.Run) [][]RepReport {
 
 // FlaggedLine says why rep measured something besides the server, for exclude_flagged.
 func FlaggedLine(rep *results.Rep) notes.Note {
-	ra := AnalyzeRep(rep)
-	flags := ra.flags()
+	flags := AnalyzeRep(rep).flags()
 	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
 }
 

@@ -570,11 +570,9 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	j := stats.PairPlateau(samples, nil)
 	plateau, untested := j.SearchLists(samples)
 	sum.Best, sum.Plateau, sum.Family, sum.Caution = j.Top, plateau, j.Family, j.Caution
-	for _, i := range plateau {
-		sum.Points[i].Plateau = true
-	}
-	for _, i := range untested {
-		sum.Points[i].Untested = true
+	for i := range sum.Points {
+		p := &sum.Points[i]
+		p.Plateau, p.Untested = slices.Contains(plateau, i), slices.Contains(untested, i)
 	}
 	if len(plateau) > 0 {
 		sum.PlateauLow = plateau[0]
