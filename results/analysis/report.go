@@ -1,88 +1,78 @@
+// Package analysis computes, once, everything a run concludes (Analyze) and the comparison of
+// stored runs (AnalyzeRuns). See docs/statistics.md and docs/internals.md.
 package analysis
 
 import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/softratio"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Report is the analysis of one run, computed once by Analyze: every
-// conclusion the outputs show, verdicts as notes (codes with parameters).
+// Report is the analysis of one run, computed once by Analyze: every conclusion the outputs show.
 type Report struct {
-	Run     *results.Run
-	Summary *RunSummary
-	Search  *SearchSummary // nil unless the run is a search
-	// Capacities and CapacityLine are zero unless it is a capacity search.
-	Capacities   []results.Capacity
+	Run          *results.Run
+	Summary      *RunSummary
+	Search       *SearchSummary     // nil unless the run is a search
+	Capacities   []results.Capacity // zero, as CapacityLine, unless a capacity search
 	CapacityLine notes.Note
-	// Thresholds are the checks, Crossed one line per crossed threshold.
-	Thresholds []ThresholdCheck
-	Crossed    notes.List
-	// Failed names the variants with failed repetitions.
-	Failed      []string
-	NotMeasured notes.List
-	// Partial (cut short by an interrupt) and Excluded (set aside by
-	// exclude_flagged) windows are shown, in no statistic.
+	Thresholds   []ThresholdCheck
+	Crossed      notes.List // one line per crossed threshold
+	Failed       []string   // the variants with failed repetitions
+	NotMeasured  notes.List
+	// Partial (cut short) and Excluded (set aside by exclude_flagged) windows are in no statistic.
 	Partial, Excluded notes.List
-	// Warnings are the run's own, then the analysis's (ownWarnings).
-	Warnings []string
-	// Hints end with the soft ratio's prediction; SoftRatio is nil without
-	// windows at two ratios or more.
-	Hints     notes.List
-	SoftRatio *softratio.Prediction
-	Speed     *SpeedTable // nil when no variant ran speed commands
-	// Reps[i][j] analyses Run.Variants[i].Reps[j].
-	Reps [][]RepReport
-	// ClientBoundGroups is one note per client-bound group of the run.
-	ClientBoundGroups notes.List
-	Profile           *ProfileTable // nil without server.profile
-	// Diagnoses are every repetition's, in order; HostOnly the kernel
-	// counter changes the run's own connections do not show.
+	Warnings          []string              // the run's own, then the analysis's
+	Hints             notes.List            // ending with the soft ratio's prediction
+	SoftRatio         *softratio.Prediction // nil without windows at two ratios or more
+	Speed             *SpeedTable           // nil when no variant ran speed commands
+	Reps              [][]RepReport         // Reps[i][j] analyses Run.Variants[i].Reps[j]
+	ClientBoundGroups notes.List            // one note per client-bound group of the run
+	Profile           *ProfileTable         // nil without server.profile
+	// Every repetition's diagnoses, and the kernel counter changes its connections do not show.
 	Diagnoses []diagnosis.Diagnosis
 	HostOnly  []diagnosis.HostOnly
 	Metrics   notes.Note // where live metrics were served; zero without
 }
 
-// RepReport is the analysis of one repetition (or capacity step, or search
-// window). A note is zero when it has nothing to say.
+// RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
 type RepReport struct {
-	Failed notes.Note
-	// ClientBound and OtherLoad name the flagged groups, indexed by
-	// ClientBoundGroups and OtherLoadGroups.
+	Failed                             notes.Note
 	ClientBound, OtherLoad             notes.Note
-	ClientBoundGroups, OtherLoadGroups []int
-	// Missed says why an open loop missed starts, Backoff how often slots
-	// backed off, OpenLoop the total's starts due, missed and latency;
-	// Unanswered counts the requests unanswered at the window's end.
+	ClientBoundGroups, OtherLoadGroups []int // the flagged groups' indexes
+	// Why an open loop missed starts, slots' backoffs, starts due and missed, requests unanswered.
 	Missed, Backoff, OpenLoop, Unanswered notes.Note
 	ClientCPU                             ClientCPU
-	Spread                                *Spread // nil with fewer than two groups
-	// MostOthers is the self-measured pinned group whose CPUs others took
-	// most of (the first of equals); nil when none.
-	MostOthers *GroupCPU
-	Timeline   diagnosis.Repetition // NoTimeline for old runs
-	Events     []KernelEvent        // the kernel events on its timeline
-	// Server-side lines: other load on its CPUs, a client group on them,
-	// neither side busy.
+	Spread                                *Spread              // nil with fewer than two groups
+	Timeline                              diagnosis.Repetition // NoTimeline for old runs
+	Events                                []KernelEvent        // the kernel events on its timeline
+	// Server-side lines: other load on its CPUs, a client group on them, neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	ServerCPUs                                *ServerCPUUse // nil when not recorded
 	Saturation                                Saturation
+	MostOthers                                *GroupCPU // the pinned Own group others took most of; nil: none
 }
 
-// Flagged reports whether the repetition measured something besides the
-// server: client-bound, other load on either side's CPUs, shared CPUs.
+// Flagged: the repetition measured something besides the server (client-bound, other load, shared CPUs).
 func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
 
-func (ra *RepReport) flags() []notes.Note {
+func (ra RepReport) flags() []notes.Note {
 	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
 	return slices.DeleteFunc(flags, notes.Note.IsZero)
 }
 
-// AnalyzeRep is the analysis of rep, its CPU use computed once: what the
-// summary, the warnings and every output read of it.
+// AnalyzeRep is the analysis of rep, its CPU use computed once.
 func AnalyzeRep(rep *results.Rep) RepReport {
 	gcs, u := RepGroupCPUs(rep), rep.Total.Outside.Unanswered
 	ra := RepReport{
@@ -117,7 +107,6 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 	return ra
 }
 
-// analyzeReps is AnalyzeRep of every repetition of r: [variant][rep].
 func analyzeReps(r *results.Run) [][]RepReport {
 	out := make([][]RepReport, len(r.Variants))
 	for i := range r.Variants {
@@ -130,11 +119,9 @@ func analyzeReps(r *results.Run) [][]RepReport {
 	return out
 }
 
-// FlaggedLine says why rep measured something besides the server, for
-// exclude_flagged; zero when nothing is raised.
+// FlaggedLine says why rep measured something besides the server, for exclude_flagged.
 func FlaggedLine(rep *results.Rep) notes.Note {
-	ra := AnalyzeRep(rep)
-	flags := ra.flags()
+	flags := AnalyzeRep(rep).flags()
 	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
 }
 
@@ -164,12 +151,9 @@ func Analyze(r *results.Run) *Report {
 				"rate", x.Total.Rate(), "why", x.Excluded))
 		}
 	}
-	rep.Warnings = r.Warnings.Strings()
-	for _, w := range ownWarnings(r, reps, rep.Summary, false).Strings() {
-		if !slices.Contains(rep.Warnings, w) {
-			rep.Warnings = append(rep.Warnings, w)
-		}
-	}
+	rep.Warnings = r.Warnings.Strings() // then the analysis's own, those the run has not said
+	rep.Warnings = append(rep.Warnings, slices.DeleteFunc(ownWarnings(r, reps, rep.Summary, false).Strings(),
+		func(w string) bool { return slices.Contains(rep.Warnings, w) })...)
 	if HasSpeed(r) {
 		rep.Speed = newSpeedTable(r, rep.Summary)
 	}
@@ -181,14 +165,12 @@ func Analyze(r *results.Run) *Report {
 	return rep
 }
 
-// MetricsLine says where live metrics were served and whether Prometheus
-// read the final values; zero without.
+// MetricsLine says where live metrics were served and whether Prometheus read the final values.
 func MetricsLine(r *results.Run) notes.Note {
 	return noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)
 }
 
-// Annotate appends the analysis's warnings, the missed starts' included,
-// to r.Warnings once (the journal, before writing run.json).
+// Annotate appends the analysis's warnings, missed starts included, to r.Warnings once (before run.json).
 func Annotate(r *results.Run) {
 	reps := analyzeReps(r)
 	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps), true) {
@@ -196,10 +178,7 @@ func Annotate(r *results.Run) {
 	}
 }
 
-// ownWarnings are the warnings of r's repetitions (analysed in reps): in
-// this order, each kind for every repetition, failed, client-bound, other
-// load, the server's CPUs, missed starts (with missed), backoff; then its
-// probes' and its summary s's, each said once.
+// ownWarnings are the repetitions' warnings kind by kind, then the probes' and s's, each said once.
 func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
 	var ws notes.List
 	for k := range 8 {
@@ -221,8 +200,7 @@ func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool)
 	})
 }
 
-// repNotes is each non-zero note of every repetition of r (analysed in
-// reps) as a run-wide line: "variant V, repetition N: note".
+// repNotes is each non-zero note of every repetition as a run-wide line: "variant V, repetition N: note".
 func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.Note) notes.List {
 	var out notes.List
 	for i := range r.Variants {
@@ -234,4 +212,303 @@ func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.No
 		}
 	}
 	return out
+}
+
+// KernelEvent is a TCP trouble counter's growth on one host over one interval (Start < 0: warm-up).
+type KernelEvent struct {
+	Start, Length time.Duration
+	Host, Counter string
+	Count         uint64
+}
+
+var (
+	// TroubleCounters are the kernel TCP counters whose every growth is an event.
+	TroubleCounters = []string{
+		"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPReqQFullDrop", "TCPReqQFullDoCookies",
+		"SyncookiesSent", "TCPTimeWaitOverflow", "TCPAbortOnMemory",
+	}
+	// ResetCounters grow in a healthy TLS run: events only in a reset storm (diagnosis.Storm).
+	ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
+)
+
+// KernelEvents lists timeline t's kernel events in time order, then by host, then by counter.
+func KernelEvents(t *results.Timeline) []KernelEvent {
+	if t == nil {
+		return nil
+	}
+	var out []KernelEvent
+	for p, pt := range t.Points {
+		for h := range t.Hosts {
+			names := TroubleCounters
+			if resetStorm(t, p, h) {
+				names = slices.Concat(TroubleCounters, ResetCounters)
+			}
+			for _, name := range names {
+				if n, ok := t.TCP(p, h, name); ok && n > 0 {
+					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: hostRole(&t.Hosts[h]),
+						Counter: name, Count: n})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func resetStorm(t *results.Timeline, p, h int) bool {
+	rsts, ok := t.TCP(p, h, "OutRsts")
+	onData, _ := t.TCP(p, h, "TCPAbortOnData")
+	onClose, _ := t.TCP(p, h, "TCPAbortOnClose")
+	active, _ := t.TCP(p, h, "ActiveOpens")
+	passive, _ := t.TCP(p, h, "PassiveOpens")
+	e := &t.Points[p].Errors
+	failed := e[results.ErrConnect] + e[results.ErrTLS] + e[results.ErrRead] + e[results.ErrWrite]
+	return ok && diagnosis.Storm(rsts, onData+onClose, failed, max(active, passive))
+}
+
+// hostRole names a host with its role: "NAME (clients and server)".
+func hostRole(h *results.TCPHost) string {
+	switch {
+	case h.Shared || (h.Client && h.Server):
+		return h.Name + " (clients and server)"
+	case h.Server:
+		return h.Name + " (server)"
+	case h.Client:
+		return h.Name + " (clients)"
+	}
+	return h.Name
+}
+
+// RunsReport is the analysis of stored runs against the reference runs[0], computed once by AnalyzeRuns.
+type RunsReport struct {
+	Names    []string // "run N" without a label
+	Runs     []*Report
+	Plans    notes.Note    // whether the plans are identical, else what differs, field by field
+	Variants []RunsVariant // by name: the first run's in order, then new ones
+}
+
+// RunsVariant is one variant across the runs, one cell per run.
+type RunsVariant struct {
+	Name  string
+	Cells []RunsCell
+}
+
+// RunsCell is one variant in one run; Summary's Comparison is against the reference run (Holm).
+type RunsCell struct {
+	Present  bool
+	Summary  VariantSummary
+	Compared bool
+}
+
+// AnalyzeRuns compares stored runs with runs[0], variant by variant of the same name.
+func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("compare runs: no runs")
+	}
+	if len(labels) != 0 && len(labels) != len(runs) {
+		return nil, fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
+	}
+	rr := &RunsReport{Names: make([]string, len(runs))}
+	labels = append(labels, make([]string, len(runs)-len(labels))...)
+	var order []string
+	for i, r := range runs {
+		rr.Names[i] = cmp.Or(labels[i], fmt.Sprintf("run %d", i+1))
+		rr.Runs = append(rr.Runs, Analyze(r))
+		for _, v := range r.Variants {
+			if !slices.Contains(order, v.Name) {
+				order = append(order, v.Name)
+			}
+		}
+	}
+	rr.Plans = planLine(runs, rr.Names)
+	for _, name := range order {
+		ref := findVariant(runs[0], name)
+		rv := RunsVariant{Name: name, Cells: make([]RunsCell, len(runs))}
+		for i, r := range runs {
+			if j := variantIndex(r, name); j >= 0 {
+				vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
+				compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+				rv.Cells[i] = RunsCell{Present: true, Summary: vs, Compared: compared}
+			}
+		}
+		rr.Variants = append(rr.Variants, rv)
+	}
+	runComparisons(runs, rr)
+	return rr, nil
+}
+
+// runComparisons compares every later run's variants with the reference run's, as one Holm family.
+func runComparisons(runs []*results.Run, rr *RunsReport) {
+	var bases, others [][]float64
+	var at []*stats.Comparison
+	for _, rv := range rr.Variants {
+		for i, r := range runs[1:] {
+			if ref, v := findVariant(runs[0], rv.Name), findVariant(r, rv.Name); ref != nil && v != nil {
+				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
+				at = append(at, &rv.Cells[i+1].Summary.Comparison)
+			}
+		}
+	}
+	for k, c := range stats.ComparePairs(bases, others, results.DefaultEquivalence) {
+		*at[k] = c
+	}
+}
+
+// SlowerRuns: the variants significantly slower than in the reference by more than limitPct %.
+func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
+	var out notes.List
+	for _, rv := range rr.Variants {
+		for i, cell := range rv.Cells[1:] {
+			if c := cell.Summary.Comparison; cell.Present && c.Significant && c.DeltaPct < -limitPct {
+				out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i+1], "comparison", c))
+			}
+		}
+	}
+	return out
+}
+
+func findVariant(r *results.Run, name string) *results.Variant {
+	if i := variantIndex(r, name); i >= 0 {
+		return &r.Variants[i]
+	}
+	return nil
+}
+
+func variantIndex(r *results.Run, name string) int {
+	return slices.IndexFunc(r.Variants, func(v results.Variant) bool { return v.Name == name })
+}
+
+// planLine compares the runs' plans with the reference's as canonical JSON. A built-in
+// target's address and a randomized order's seed are drawn per run and left out.
+func planLine(runs []*results.Run, names []string) notes.Note {
+	compact := func(raw json.RawMessage) string {
+		var plan map[string]any
+		if len(raw) == 0 || json.Unmarshal(raw, &plan) != nil {
+			return string(raw)
+		}
+		if t, ok := plan["target"].(map[string]any); ok && t["builtin"] != nil {
+			delete(t, "addr")
+			delete(t, "url")
+		}
+		delete(plan, "seed")
+		delete(plan, "seed_set")
+		b, _ := json.Marshal(plan) // map keys sorted: canonical
+		return string(b)
+	}
+	ref := compact(runs[0].Plan)
+	any := ref != ""
+	var differ []string
+	var lines []notes.Note
+	for i := 1; i < len(runs); i++ {
+		p := compact(runs[i].Plan)
+		any = any || p != ""
+		if p != ref {
+			differ = append(differ, names[i])
+		}
+		diffs := jsonDiff("", json.RawMessage(ref), json.RawMessage(p))
+		for _, d := range append(diffs, jsonDiff("host", runs[0].Host, runs[i].Host)...) {
+			lines = append(lines, notes.New(notes.PlanDiff, "run", names[i], "diff", d))
+		}
+		lines = append(lines, infoDiff(runs[0], runs[i], names[i])...)
+	}
+	return noteIf(any, notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
+}
+
+// infoDiff returns the first differing line of each server info command (nginx -V) of a variant.
+func infoDiff(a, b *results.Run, name string) []notes.Note {
+	var out []notes.Note
+	for _, va := range a.Variants {
+		vb := findVariant(b, va.Name)
+		if vb == nil {
+			continue
+		}
+		for _, ia := range va.Info {
+			k := slices.IndexFunc(vb.Info, func(x results.InfoRun) bool { return x.Command == ia.Command })
+			if k < 0 {
+				continue
+			}
+			la, lb := strings.Split(ia.Output+ia.Error, "\n"), strings.Split(vb.Info[k].Output+vb.Info[k].Error, "\n")
+			n := 0
+			for n < min(len(la), len(lb)) && la[n] == lb[n] {
+				n++
+			}
+			if n < max(len(la), len(lb)) {
+				la, lb = append(la, ""), append(lb, "") // one side may have ended
+				out = append(out, notes.New(notes.ServerInfoDiff, "run", name, "variant", va.Name,
+					"command", ia.Command, "from", la[n], "to", lb[n]))
+			}
+		}
+	}
+	return out
+}
+
+const maxDiffs = 12 // differences listed per pair of runs
+
+// durationKeys are the plan's time.Duration JSON keys (results/ may not import plans).
+var durationKeys = map[string]bool{"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true, "for": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true, "soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true}
+
+// jsonDiff lists the fields where JSON a and b differ: "load.groups[0].connections: 200 → 50".
+func jsonDiff(prefix string, a, b json.RawMessage) []string {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return nil
+	}
+	var out []string
+	diffValues(prefix, va, vb, true, true, &out)
+	if len(out) > maxDiffs {
+		out = append(out[:maxDiffs], fmt.Sprintf("… %d more", len(out)-maxDiffs))
+	}
+	return out
+}
+
+// diffValues appends to out a line per leaf in which a and b differ, and per field only one has.
+func diffValues(path string, a, b any, ina, inb bool, out *[]string) {
+	if ina && inb {
+		switch x := a.(type) {
+		case map[string]any:
+			if y, ok := b.(map[string]any); ok {
+				union := maps.Clone(x)
+				maps.Copy(union, y)
+				for _, k := range slices.Sorted(maps.Keys(union)) {
+					va, ina := x[k]
+					vb, inb := y[k]
+					diffValues(strings.TrimPrefix(path+"."+k, "."), va, vb, ina, inb, out)
+				}
+				return
+			}
+		case []any:
+			if y, ok := b.([]any); ok {
+				n := max(len(x), len(y))
+				xs, ys := append(x, make([]any, n-len(x))...), append(y, make([]any, n-len(y))...)
+				for i := range n {
+					diffValues(fmt.Sprintf("%s[%d]", path, i), xs[i], ys[i], i < len(x), i < len(y), out)
+				}
+				return
+			}
+		}
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if key := path[strings.LastIndexAny(path, ".]")+1:]; !ina || !inb || string(ja) != string(jb) {
+		*out = append(*out, fmt.Sprintf("%s: %s → %s", path, shown(key, a, ina), shown(key, b, inb)))
+	}
+}
+
+// shown is a JSON value in a difference line: a duration as a duration, an object or list elided.
+func shown(key string, v any, in bool) string {
+	switch x := v.(type) {
+	case float64:
+		if durationKeys[key] {
+			return time.Duration(x).String()
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		return strconv.Quote(x)
+	case map[string]any:
+		return "{…}"
+	case []any:
+		return fmt.Sprintf("[%d items]", len(x))
+	case nil:
+		return map[bool]string{true: "null", false: "absent"}[in]
+	}
+	return fmt.Sprint(v)
 }

@@ -1,4 +1,0 @@
-// Package analysis computes, once, everything a run concludes: the Report
-// every output renders (Analyze) and the comparison of stored runs
-// (AnalyzeRuns). See docs/statistics.md and docs/internals.md.
-package analysis
