@@ -1,0 +1,425 @@
+package analysis
+
+import (
+	"cmp"
+	"encoding/json"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/softratio"
+	"github.com/kaeload/kaeload/results/stats"
+)
+
+// sweeps groups the variants of r by Series into SweepSummaries.
+func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
+	var out []SweepSummary
+	for i, v := range r.Variants {
+		k := slices.IndexFunc(out, func(s SweepSummary) bool { return s.Series == v.Series })
+		if k < 0 {
+			k, out = len(out), append(out, SweepSummary{Series: v.Series})
+		}
+		out[k].Variants = append(out[k].Variants, i)
+	}
+	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return s.Series == "" || len(s.Variants) < 2 })
+	for k := range out {
+		sw := &out[k]
+		sw.Keys = sweptKeys(r, sw.Variants)
+		values := map[int]float64{}
+		sw.Numeric = len(sw.Keys) == 1
+		for _, i := range sw.Variants {
+			if sw.Numeric {
+				values[i], sw.Numeric = SweptNumber(r.Variants[i].Sweep[sw.Keys[0]])
+			}
+		}
+		if sw.Numeric {
+			slices.SortStableFunc(sw.Variants, func(a, b int) int { return cmp.Compare(values[a], values[b]) })
+		}
+		for _, i := range sw.Variants {
+			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
+			if sw.Numeric {
+				sw.Values = append(sw.Values, values[i])
+			}
+		}
+		judgeSweep(r, sw, base, comps)
+	}
+	return out
+}
+
+// judgeSweep fills sw's judgement; a claim involving the baseline must agree with its comparison.
+func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Comparison) {
+	samples := make([][]float64, len(sw.Variants))
+	for k, i := range sw.Variants {
+		samples[k] = r.Variants[i].Rates()
+	}
+	j := sweepPlateau(samples, func(top, other int) bool {
+		t, o := sw.Variants[top], sw.Variants[other]
+		switch base {
+		case o: // the top against the baseline: "top − base" significant and positive
+			return comps[t].Significant && comps[t].DeltaPct > 0
+		case t:
+			return comps[o].Significant && comps[o].DeltaPct < 0
+		}
+		return true
+	})
+	at := func(k int) int {
+		if k < 0 {
+			return -1
+		}
+		return sw.Variants[k]
+	}
+	sw.Top, sw.Best, sw.Family, sw.Caution = at(j.Top), at(j.Best), j.Family, j.Caution
+	for _, k := range j.Plateau {
+		sw.Plateau = append(sw.Plateau, sw.Variants[k])
+	}
+}
+
+// sweepPlateau is PairPlateau in indexes of samples; with no pair tested it claims nothing but Top.
+func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSummary {
+	j := stats.PairPlateau(samples, agree)
+	sw := SweepSummary{Top: j.Top, Best: -1, Family: j.Family, Caution: j.Caution}
+	if j.Top < 0 || j.Family == 0 {
+		return sw
+	}
+	plateau, untested := j.SearchLists(samples) // untested values are not below Top
+	sw.Plateau = slices.Sorted(slices.Values(slices.Concat(plateau, untested)))
+	if len(sw.Plateau) == 1 {
+		sw.Best = j.Top
+	}
+	return sw
+}
+
+// sweptKeys are the keys whose value differs between vs (a missing key differs); all when none does.
+func sweptKeys(r *results.Run, vs []int) []string {
+	all := map[string]bool{}
+	for _, i := range vs {
+		for key := range r.Variants[i].Sweep {
+			all[key] = true
+		}
+	}
+	keys, first := slices.Sorted(maps.Keys(all)), r.Variants[vs[0]].Sweep
+	varying := slices.DeleteFunc(slices.Clone(keys), func(key string) bool {
+		v0, ok0 := first[key]
+		return !slices.ContainsFunc(vs[1:], func(i int) bool {
+			v, ok := r.Variants[i].Sweep[key]
+			return ok != ok0 || v != v0
+		})
+	})
+	if len(varying) == 0 {
+		return keys
+	}
+	return varying
+}
+
+// SweptNumber parses a swept value as a finite number; space around and a trailing "%" are allowed.
+func SweptNumber(s string) (float64, bool) {
+	x, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	return x, err == nil && !math.IsNaN(x) && !math.IsInf(x, 0)
+}
+
+func sweepLabel(sweep map[string]string, keys []string) string {
+	if len(keys) == 1 {
+		return sweep[keys[0]]
+	}
+	var parts []string
+	for _, k := range keys {
+		if v, ok := sweep[k]; ok {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// SearchSummary is what a search found: Best the highest mean of points measured twice or more.
+type SearchSummary struct {
+	Search        *results.Search
+	Points        []SearchPoint // the visited values in grid order
+	Best          int           // -1 when nothing was measured; all count when none was measured twice
+	Plateau       []int         // the points not significantly worse than Best, in grid order
+	PlateauLow    int           // the first of Plateau, -1 when none
+	Windows, Grid int           // windows measured, of a full grid
+	Family        int           // pairs judged together
+	Caution       string        // set when a point on trial had fewer than three windows
+	Predicted     *SearchPrediction
+}
+
+// SearchPoint is one visited value (Index: its grid position).
+type SearchPoint struct {
+	Value, Variant    string
+	Index             int
+	Visits            []int // 1-based visit numbers of its windows
+	Scores            []float64
+	Stats             stats.Stats // the Scores' in the objective's unit (ms for ObjectiveP99)
+	Plateau, Untested bool        // Untested: measured once
+}
+
+// SummarizeSearch returns what the search of r found; nil when r has none.
+func SummarizeSearch(r *results.Run) *SearchSummary {
+	s := r.Search
+	if s == nil {
+		return nil
+	}
+	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Windows: len(s.Visits), Grid: len(s.Values)}
+	for n, vis := range s.Visits {
+		k := slices.IndexFunc(sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant })
+		if k < 0 {
+			k, sum.Points = len(sum.Points), append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant,
+				Index: slices.Index(s.Values, vis.Value)})
+		}
+		p := &sum.Points[k]
+		p.Visits = append(p.Visits, n+1)
+		if v := findVariant(r, vis.Variant); v != nil && s.Member(v) {
+			for i := range v.Reps {
+				if v.Reps[i].Index == vis.Rep {
+					score, _ := results.SearchScore(s.Maximize, &v.Reps[i])
+					p.Scores = append(p.Scores, score)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(sum.Points, func(a, b SearchPoint) int { return a.Index - b.Index })
+	samples := make([][]float64, len(sum.Points))
+	for i := range sum.Points {
+		p := &sum.Points[i]
+		samples[i] = p.Scores
+		shown := p.Scores
+		if s.Maximize == results.ObjectiveP99 {
+			shown = make([]float64, len(p.Scores))
+			for j, x := range p.Scores {
+				if x > 0 {
+					shown[j] = 1000 / x // ms
+				}
+			}
+		}
+		p.Stats = stats.Summarize(shown)
+	}
+	j := stats.PairPlateau(samples, nil)
+	plateau, untested := j.SearchLists(samples)
+	sum.Best, sum.Plateau, sum.Family, sum.Caution = j.Top, plateau, j.Family, j.Caution
+	for i := range sum.Points {
+		p := &sum.Points[i]
+		p.Plateau, p.Untested = slices.Contains(plateau, i), slices.Contains(untested, i)
+	}
+	if len(plateau) > 0 {
+		sum.PlateauLow = plateau[0]
+	}
+	return sum
+}
+
+// Unit is the objective's unit as reports show it.
+func (s *SearchSummary) Unit() string {
+	return cmp.Or(map[results.Objective]string{results.ObjectiveRatePerCPU: "req/s per server CPU-second",
+		results.ObjectiveP99: "ms p99 handshake"}[s.Search.Maximize], "req/s")
+}
+
+// Lines says what the search found: its budget, the best value and the plateau.
+func (s *SearchSummary) Lines() notes.List {
+	se := s.Search
+	lo, hi := format.Missing, format.Missing
+	if n := len(se.Values); n > 0 {
+		lo, hi = se.Values[0], se.Values[n-1]
+	}
+	lines := notes.List{notes.New(notes.SearchHead, "series", se.Series, "key", se.Key, "grid", s.Grid, "first", lo,
+		"last", hi, "objective", string(se.Maximize), "windows", s.Windows, "budget", se.Budget)}
+	if s.Best < 0 {
+		return append(lines, notes.New(notes.SearchNone))
+	}
+	b := &s.Points[s.Best]
+	best := notes.New(notes.SearchBest, "key", se.Key, "value", b.Value, "mean", b.Stats.Mean, "unit", s.Unit(), "n", b.Stats.N)
+	if b.Stats.HasCI {
+		best.Args["low"], best.Args["high"] = b.Stats.CI95Low, b.Stats.CI95High
+	}
+	lines = append(lines, best)
+	if p := s.Predicted; p != nil {
+		lines = append(lines, notes.New(notes.SearchPredicted, "key", se.Key, "value", p.Value, "prediction", *p.Prediction))
+	}
+	var vals, once []string
+	for _, p := range s.Points {
+		if p.Plateau {
+			vals = append(vals, p.Value)
+		}
+		if p.Untested {
+			once = append(once, p.Value)
+		}
+	}
+	lines = append(lines, notes.New(notes.SearchPlateau, "values", vals, "key", se.Key, "lowest", s.Points[s.PlateauLow].Value, "caution", s.Caution))
+	if len(once) > 0 {
+		lines = append(lines, notes.New(notes.SearchOnce, "values", once))
+	}
+	return lines
+}
+
+// VisitOrder lists the visits as "1:50 2:25 …" (visit number:value).
+func (s *SearchSummary) VisitOrder() string {
+	parts := make([]string, len(s.Search.Visits))
+	for i, v := range s.Search.Visits {
+		parts[i] = strconv.Itoa(i+1) + ":" + v.Value
+	}
+	return strings.Join(parts, " ")
+}
+
+// searchSweep shows the search's plateau, and a best only when alone on it with every point tested.
+func searchSweep(r *results.Run, rs *RunSummary) {
+	ss := SummarizeSearch(r)
+	for k := range rs.Sweeps {
+		sw := &rs.Sweeps[k]
+		if ss == nil || sw.Series != ss.Search.Series {
+			continue
+		}
+		sw.Plateau, sw.Best, sw.Family, sw.Caution = nil, -1, ss.Family, ss.Caution
+		for _, pi := range ss.Plateau {
+			if i := variantIndex(r, ss.Points[pi].Variant); i >= 0 {
+				sw.Plateau = append(sw.Plateau, i)
+			}
+		}
+		untested := slices.ContainsFunc(ss.Points, func(p SearchPoint) bool { return p.Untested })
+		if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
+			sw.Best = variantIndex(r, ss.Points[ss.Best].Variant)
+		}
+	}
+}
+
+const (
+	// SoftRatioEnv sets the % of signatures kept in software (KAE's; the built-in accelerator's too).
+	SoftRatioEnv = "KAE_GO_SOFT_RATIO"
+	versionTLS13 = 0x0304 // crypto/tls.VersionTLS13 (results imports no TLS)
+)
+
+// SoftRatio predicts the best soft ratio from windows at two or more; a flagged one gives only its CPU.
+func SoftRatio(m *Report) *softratio.Prediction {
+	var in softratio.Input
+	ratios := map[float64]bool{}
+	for i := range m.Run.Variants {
+		v := &m.Run.Variants[i]
+		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
+		if err != nil || pct < 0 || pct > 100 || v.Env["KAELOAD_ACCEL"] == "off" {
+			continue
+		}
+		for j := range v.Reps {
+			rep, ra := &v.Reps[j], &m.Reps[i][j]
+			u := ra.ServerCPUs // the model needs the server's CPU time
+			if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
+				continue
+			}
+			in.Windows = append(in.Windows, softratio.Window{Ratio: pct / 100, Rate: rep.Total.Rate(),
+				CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests), Busy: u.Server,
+				CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
+				OtherBound: ra.Flagged()})
+			ratios[pct/100] = true
+		}
+	}
+	if len(ratios) < 2 {
+		return nil
+	}
+	if b := readPlan(m.Run.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
+		in.Capacity, in.CapacityFrom = b.Accel.Capacity, softratio.FromScenario
+	}
+	p := softratio.Predict(in)
+	return &p
+}
+
+// planView is what the analysis reads of an encoded Plan (results imports no plans).
+type planView struct {
+	Target struct {
+		TLS *struct {
+			MaxVersion uint16 `json:"max_version"`
+		} `json:"tls"`
+		Builtin *struct {
+			Accel *struct {
+				Capacity float64 `json:"capacity"`
+			} `json:"accel"`
+		} `json:"builtin"`
+	} `json:"target"`
+	Variants []struct {
+		Env map[string]string `json:"env"`
+	} `json:"variants"`
+	Search *struct {
+		First, Points int
+	} `json:"search"`
+}
+
+func readPlan(raw json.RawMessage) (p planView) {
+	if json.Unmarshal(raw, &p) != nil {
+		return planView{}
+	}
+	return p
+}
+
+// Hints: max_version "1.2" for a variant that offered TLS 1.3 but negotiated only TLS 1.2.
+func Hints(r *results.Run) notes.List {
+	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
+		return nil
+	}
+	var hints notes.List
+	for _, v := range r.Variants {
+		n, only12 := uint64(0), true
+		for _, rep := range v.Reps {
+			for key, c := range rep.Total.Negotiated {
+				n, only12 = n+c, only12 && strings.HasPrefix(key, "TLS1.2 ")
+			}
+		}
+		if n > 0 && only12 {
+			hints = append(hints, notes.New(notes.TLS12Hint, "variant", v.Name))
+		}
+	}
+	return hints
+}
+
+// SearchPrediction is what start: predicted predicted, and the grid Value nearest its best ratio.
+type SearchPrediction struct {
+	Prediction *softratio.Prediction
+	Value      string
+}
+
+// StartPrediction is what r's search started from; nil when none.
+func StartPrediction(r *results.Run) *SearchPrediction {
+	s := r.Search
+	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {
+		return nil
+	}
+	first, last := s.Values[0], s.Values[len(s.Values)-1]
+	n, seen := 0, map[string]bool{}
+	for ; n < len(s.Visits) && !(seen[first] && seen[last]); n++ {
+		seen[s.Visits[n].Value] = true
+	}
+	if !seen[first] || !seen[last] {
+		return nil
+	}
+	cp := *r
+	cp.Search, cp.Variants = nil, slices.Clone(r.Variants)
+	for i := range cp.Variants {
+		if v := &cp.Variants[i]; s.Member(v) {
+			v.Reps = slices.DeleteFunc(slices.Clone(v.Reps), func(rep results.Rep) bool {
+				return !slices.Contains(s.Visits[:n], s.Visit(v, &rep))
+			})
+		}
+	}
+	sp := &SearchPrediction{Prediction: SoftRatio(Analyze(&cp))}
+	if sp.Prediction == nil {
+		p := softratio.Predict(softratio.Input{})
+		sp.Prediction = &p
+	}
+	// The grid's soft ratios (%) in the plan: the value nearest the best.
+	p := readPlan(r.Plan)
+	if sp.Prediction.Status != softratio.OK || p.Search == nil || p.Search.Points != len(s.Values) ||
+		p.Search.First+p.Search.Points > len(p.Variants) {
+		return sp
+	}
+	best := math.Inf(1)
+	for k, v := range p.Variants[p.Search.First : p.Search.First+p.Search.Points] {
+		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
+		if err != nil {
+			sp.Value = ""
+			break
+		}
+		if d := math.Abs(pct - 100*sp.Prediction.Ratio.Value); d < best {
+			best, sp.Value = d, s.Values[k]
+		}
+	}
+	return sp
+}
