@@ -208,10 +208,7 @@ func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.Variant
 }
 
 func groupName(index int, cpus string) string {
-	if cpus == "" {
-		return "group " + strconv.Itoa(index)
-	}
-	return "group " + strconv.Itoa(index) + " (" + cpus + ")"
+	return "group " + strconv.Itoa(index) + map[bool]string{true: " (" + cpus + ")"}[cpus != ""]
 }
 
 // groupChart draws each group's mean rate, the variants side by side per group.

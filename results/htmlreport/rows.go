@@ -71,12 +71,12 @@ func fromTable(id string, tb tables.Table) *table {
 	return t
 }
 
-// pageColumn is a catalogue measure of a page table, Head replacing its label,
-// Unit appending its unit; a table with Needs columns shows the rows with one,
-// and is left out (nil) without any.
+// pageColumn is a catalogue measure of a page table, aligned as the catalogue says, Head
+// replacing its label, Unit appending its unit; a table with Needs columns shows the rows
+// with one, and is left out (nil) without any.
 type pageColumn struct {
-	Key, Head         string
-	Unit, Left, Needs bool
+	Key, Head   string
+	Unit, Needs bool
 }
 
 // pageTable is a page table of catalogue measures, a row per variant, per
@@ -91,7 +91,7 @@ var (
 	repsTable = pageTable{ID: "reps-table", Rep: true, Extra: true, Cols: []pageColumn{
 		{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 		{Key: "errors"}, {Key: "handshakes", Head: "handshakes"}, {Key: "resumed", Head: "resumed"}, {Key: "connections", Head: "connections"},
-		{Key: "status", Head: "status", Left: true}, {Key: "total_p99_ms"},
+		{Key: "status", Head: "status"}, {Key: "total_p99_ms"},
 	}}
 	openLoopTable = pageTable{ID: "open-loop-table", Cols: []pageColumn{
 		{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed", Head: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
@@ -99,8 +99,8 @@ var (
 	}}
 	serverCostTable = pageTable{ID: "server-cost", Cols: []pageColumn{
 		{Key: "server_cpu_reps", Head: "reps with server CPU"}, {Key: "server_cpu_s", Head: "server CPU time", Unit: true},
-		{Key: "req_per_server_cpu_s", Needs: true}, {Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)", Left: true},
-		{Key: "req_per_server_cpu_delta", Left: true},
+		{Key: "req_per_server_cpu_s", Needs: true}, {Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)"},
+		{Key: "req_per_server_cpu_delta"},
 	}}
 	cpuTable = pageTable{Rep: true, Cols: []pageColumn{
 		{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
@@ -108,7 +108,7 @@ var (
 		{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
 	}}
 	groupsTable = pageTable{Groups: true, Cols: []pageColumn{
-		{Key: "variant_group_cpus", Left: true}, {Key: "variant_group_threads"}, {Key: "variant_group_conns"},
+		{Key: "variant_group_cpus"}, {Key: "variant_group_threads"}, {Key: "variant_group_conns"},
 		{Key: "variant_group_req_per_s"}, {Key: "variant_group_req_per_s_range"}, {Key: "variant_group_cpu_busy"},
 	}}
 )
@@ -130,8 +130,8 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		cols = append(cols, catalogued(pc.Key, pt.Rep))
 	}
 	for _, c := range measure.Columns(m, measure.HTML) {
-		if pt.Extra && (pt.Rep && c.Rep != nil || !pt.Rep && c.Variant != nil) && !slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key }) {
-			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key, Left: c.Left})
+		if pt.Extra && c.Rep != nil && !slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key }) {
+			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key})
 		}
 	}
 	t := &table{ID: pt.ID, Head: []td{{Text: "variant"}}}
@@ -139,13 +139,13 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		t.Head = append(t.Head, td{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass[!pc.Left]})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass[!cols[k].Left]})
 	}
 	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
 		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			c := td{Text: dash, Class: numClass[!pc.Left]}
+			c := td{Text: dash, Class: numClass[!cols[k].Left]}
 			if v := value(cols[k]); v.Kind != measure.None {
 				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))

@@ -55,7 +55,7 @@ var facts = []Measure{
 	}}},
 	{Key: "connections", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
 		Fact: &Fact{"connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) }}},
-	{Key: "status", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
+	{Key: "status", Show: Facts, Human: words, Left: true, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
 		Fact: &Fact{"status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) }}},
 	{Key: "server_cpus_words", Show: Facts, Fact: &Fact{"server's cpus", 13, serverCPUsLine}},
 	{Key: "in_flight", Show: Facts, Fact: &Fact{"in flight", 14, func(x *Rep) string {

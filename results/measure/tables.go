@@ -114,7 +114,7 @@ var pageOnly = []Measure{
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
 	{Key: "server_cpu_reps", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, CountInt(x.S.ServerCPUReps)) }},
-	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Show: Page, Human: words,
+	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Show: Page, Human: words, Left: true,
 		Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
 }
 
