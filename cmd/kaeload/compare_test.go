@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,38 +10,20 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// TestCompareFailIfSlower runs one real run, stores a copy of it with
-// every repetition's requests halved (a variant 50 % slower), and
-// compares: --fail-if-slower exits 99 naming the variant when the later
-// run is the slower one, 0 the other way round and without the flag, 2
-// for a bad limit.
+// TestCompareFailIfSlower stores one real run twice, its windows at
+// 1,000/s and at a tenth of that (a variant 90 % slower), and compares:
+// --fail-if-slower exits 99 naming the variant when the later run is the
+// slower one, 0 the other way round and without the flag, 2 for a bad limit.
 func TestCompareFailIfSlower(t *testing.T) {
 	alongside(t)
 	dir := t.TempDir()
-	old := sharedRun(t)
-	r, err := readRun(old)
+	r, err := readRun(sharedRun(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range r.Variants {
-		for j := range r.Variants[i].Reps {
-			tot := &r.Variants[i].Reps[j].Total
-			// A tenth: ln 10 stands far above any window-to-window noise a
-			// loaded machine gives the real run it is copied from (the
-			// same noise in both, so p depends only on that noise).
-			tot.Requests /= 10
-			tot.Status[2] /= 10
-		}
-	}
-	slow := filepath.Join(dir, "slow.json")
-	f, err := os.Create(slow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteJSON(f, r); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	// The real run's windows at rates of 1,000/s ± 1 %, then at a tenth: a
+	// loaded machine's window-to-window noise cannot move the verdict.
+	old, slow := withRates(t, r, dir, "old.json", 1000), withRates(t, r, dir, "slow.json", 100)
 
 	out, errOut, code := kaeload(t, "compare", old, slow, "--fail-if-slower", "5%")
 	if code != 99 || !strings.Contains(errOut, "significantly slower by more than 5 %: default in slow.json: -9") {
@@ -58,4 +41,26 @@ func TestCompareFailIfSlower(t *testing.T) {
 	if _, _, code := kaeload(t, "compare", old, slow, "--fail-if-slower", "lots"); code != 2 {
 		t.Errorf("--fail-if-slower lots: exit %d, want 2", code)
 	}
+}
+
+// withRates writes r as dir/name with window j of each variant at
+// rate·(1 + j/100) successful requests a second, and returns its path.
+func withRates(t *testing.T, r *results.Run, dir, name string, rate float64) string {
+	t.Helper()
+	for i := range r.Variants {
+		for j := range r.Variants[i].Reps {
+			tot := &r.Variants[i].Reps[j].Total
+			n := uint64(rate * (1 + float64(j)/100) * tot.Window.Length().Seconds())
+			tot.Requests, tot.Status[2], tot.Errors, tot.GroupsRate = n, n, results.Errors{}, 0
+		}
+	}
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(results.WriteJSON(f, r), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
