@@ -256,7 +256,12 @@ func (j *Journal) view() *results.Run {
 func clone(r *results.Run) results.Run {
 	c := *r
 	c.Search = r.Search.Clone()
-	c.Variants = cloneVariants(r.Variants)
+	c.Variants = slices.Clone(r.Variants)
+	for i := range c.Variants {
+		v := &c.Variants[i]
+		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
+		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
+	}
 	c.Warnings = slices.Clone(r.Warnings)
 	c.NotMeasured = slices.Clone(r.NotMeasured)
 	return c
@@ -294,18 +299,19 @@ func (j *Journal) rebuild() error {
 	return renderErr
 }
 
-// perVariant are the record types that name a variant; the first three a window.
-var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: true, recSpeed: true, recNotMeasured: true}
+// perVariant are the record types that name a variant, true for those of a window.
+var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: false, recSpeed: false, recNotMeasured: false}
 
 func replay(r *results.Run, rec journalRecord) error {
 	var v *results.Variant
-	if perVariant[rec.Type] {
+	window, named := perVariant[rec.Type]
+	if named {
 		if rec.Variant < 0 || rec.Variant >= len(r.Variants) {
 			return fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
 		}
 		v = &r.Variants[rec.Variant]
 	}
-	if rec.Rep == nil && (rec.Type == recRep || rec.Type == recExcluded || rec.Type == recPartial) {
+	if window && rec.Rep == nil {
 		return fmt.Errorf("journal: %s record without a window", rec.Type)
 	}
 	switch rec.Type {
@@ -363,6 +369,8 @@ func journalLines(data []byte, atEOF bool) (int, []byte, error) {
 		return i + 1, data[:i+1], nil
 	case atEOF && len(data) > 0:
 		return len(data), data, nil
+	case len(data) >= maxJournalLine:
+		return 0, nil, errTooLong
 	}
 	return 0, nil, nil
 }
@@ -415,8 +423,6 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	switch err := sc.Err(); {
 	case errors.Is(err, errNotRecord):
 		return nil, 0, fmt.Errorf("read journal: line %d %w", line+1, err)
-	case errors.Is(err, bufio.ErrTooLong):
-		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, errTooLong)
 	case err != nil:
 		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, err)
 	case r == nil:
@@ -447,14 +453,4 @@ func measured(vs []results.Variant) []results.Variant {
 		}
 	}
 	return kept
-}
-
-func cloneVariants(vs []results.Variant) []results.Variant {
-	out := slices.Clone(vs)
-	for i := range out {
-		v := &out[i]
-		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
-		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
-	}
-	return out
 }
