@@ -313,17 +313,14 @@ func NewLatency() Latency {
 
 // Merge adds o's histograms into l exactly, skipping nil ones; l.Intended is made when o has one.
 func (l *Latency) Merge(o *Latency) {
-	pairs := [...][2]*Histogram{{l.Connect, o.Connect}, {l.Handshake, o.Handshake}, {l.TTFB, o.TTFB}, {l.Total, o.Total}}
-	for _, p := range pairs {
-		if p[0] != nil && p[0].Histogram != nil && !EmptyHistogram(p[1]) {
-			p[0].Merge(p[1].Histogram)
-		}
+	if o.Intended != nil && o.Intended.Histogram != nil && EmptyHistogram(l.Intended) {
+		l.Intended = NewHistogram()
 	}
-	if o.Intended != nil && o.Intended.Histogram != nil {
-		if l.Intended == nil || l.Intended.Histogram == nil {
-			l.Intended = NewHistogram()
+	src := [...]*Histogram{o.Connect, o.Handshake, o.TTFB, o.Total, o.Intended}
+	for i, h := range [...]*Histogram{l.Connect, l.Handshake, l.TTFB, l.Total, l.Intended} {
+		if h != nil && h.Histogram != nil && !EmptyHistogram(src[i]) {
+			h.Merge(src[i].Histogram)
 		}
-		l.Intended.Merge(o.Intended.Histogram)
 	}
 }
 

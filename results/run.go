@@ -263,13 +263,10 @@ func ReadRun(rd io.Reader) (*Run, error) {
 
 // CheckSchema rejects an unknown schema version, and sets a missing one.
 func (r *Run) CheckSchema() error {
-	switch r.SchemaVersion {
-	case 0:
-		r.SchemaVersion = SchemaVersion
-	case SchemaVersion:
-	default:
+	if r.SchemaVersion != 0 && r.SchemaVersion != SchemaVersion {
 		return fmt.Errorf("decode run %q: schema version %d, want %d", r.Name, r.SchemaVersion, SchemaVersion)
 	}
+	r.SchemaVersion = SchemaVersion
 	return nil
 }
 

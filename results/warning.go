@@ -79,8 +79,7 @@ func (w *Warning) UnmarshalJSON(b []byte) error {
 	}
 	code, _ := m["code"].(string)
 	msg, _ := m["message"].(string)
-	delete(m, "code")
-	delete(m, "message")
+	maps.DeleteFunc(m, func(k string, _ any) bool { return k == "code" || k == "message" })
 	if len(m) == 0 {
 		m = nil
 	}

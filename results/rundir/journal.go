@@ -128,15 +128,8 @@ func (j *Journal) Resume() error {
 	if err := j.f.Truncate(j.keep); err != nil {
 		return fmt.Errorf("resume %s: %w", j.dir, err)
 	}
-	rec := journalRecord{Type: recResume}
-	if err := j.append(rec); err != nil {
-		return err
-	}
 	j.pending = false
-	if err := replay(&j.run, rec); err != nil {
-		return err
-	}
-	return j.rebuild()
+	return j.apply(journalRecord{Type: recResume})
 }
 
 // Dir returns the run directory.
