@@ -270,23 +270,23 @@ func (j *Journal) rebuild() error {
 	if err := results.WriteJSON(&runJSON, r); err != nil {
 		return err
 	}
-	files := map[string][]byte{}
+	var files map[string][]byte
 	var renderErr error
 	if j.opts.Render != nil {
-		extra, err := j.opts.Render(r)
-		if err != nil {
-			renderErr = fmt.Errorf("render: %w", err)
-		}
-		maps.Copy(files, extra)
-	}
-	names := append([]string{RunFile}, slices.Sorted(maps.Keys(files))...)
-	files[RunFile] = runJSON.Bytes()
-	for _, name := range names {
-		if err := writeFileAtomic(j.dir, name, files[name]); err != nil {
-			return fmt.Errorf("run directory %s: %w", j.dir, err)
+		if files, renderErr = j.opts.Render(r); renderErr != nil {
+			renderErr = fmt.Errorf("render: %w", renderErr)
 		}
 	}
-	if err := syncDir(j.dir); err != nil {
+	err := writeFileAtomic(j.dir, RunFile, runJSON.Bytes())
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err == nil {
+			err = writeFileAtomic(j.dir, name, files[name])
+		}
+	}
+	if err == nil {
+		err = syncDir(j.dir)
+	}
+	if err != nil {
 		return fmt.Errorf("run directory %s: %w", j.dir, err)
 	}
 	return renderErr
@@ -395,23 +395,22 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 		case err != nil && last && r != nil:
 			continue
 		case err != nil:
-			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		case line == 1 && (rec.Type != recBegin || rec.Run == nil):
-			return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
+			err = fmt.Errorf("want the %q record, got %q", recBegin, rec.Type)
 		case line == 1:
 			if err := rec.Run.CheckSchema(); err != nil {
 				return nil, 0, fmt.Errorf("read journal: %w", err)
 			}
 			r = rec.Run
 			r.Incomplete = true
-			continue
 		case ended && rec.Type != recResume:
-			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
+			err = fmt.Errorf("%s record after the end", rec.Type)
+		default:
+			err, ended = replay(r, rec), rec.Type == recEnd
 		}
-		if err := replay(r, rec); err != nil {
+		if err != nil {
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
-		ended = rec.Type == recEnd
 	}
 	switch err := sc.Err(); {
 	case errors.Is(err, errNotRecord):
