@@ -196,8 +196,7 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in
-// a record made before classes were counted).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in an older record).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -205,8 +204,7 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the
-// server's access log for these connections, line for line.
+// Responses is every response of the warm-up, window and drain: the server's log, line for line.
 func (c Counts) Responses() uint64 {
 	return c.Requests + c.Outside.Warmup + c.Outside.Late
 }
@@ -286,10 +284,8 @@ func ratio(n, d uint64) float64 {
 // MaxMissedShare is the missed share above which an open loop did not run at the rate asked.
 const MaxMissedShare = 0.01
 
-// Why an open-loop group missed more than MaxMissedShare of its starts:
-// kaeload used ClientBoundBusy of the CPUs; others kept them that busy; or
-// every slot was busy when starts came due (the server too slow for the rate
-// with this many connections).
+// Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
+// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"
@@ -372,14 +368,10 @@ func Merge(groups []Group) Group {
 		t.PeakRSS += g.PeakRSS
 		t.MemoryReady += g.MemoryReady
 		t.MemoryPeak += g.MemoryPeak
-		w := g.Window
-		if w.Start.IsZero() && w.End.IsZero() {
-			continue
-		}
-		if t.Window.Start.IsZero() || w.Start.Before(t.Window.Start) {
+		if w := g.Window; !w.Start.IsZero() && (t.Window.Start.IsZero() || w.Start.Before(t.Window.Start)) {
 			t.Window.Start = w.Start
 		}
-		if t.Window.End.IsZero() || w.End.After(t.Window.End) {
+		if w := g.Window; w.End.After(t.Window.End) { // the zero time is before any
 			t.Window.End = w.End
 		}
 	}

@@ -283,13 +283,11 @@ func (r *Run) Check() error {
 		v := &r.Variants[i]
 		// Re-measured windows add to the plan's count.
 		limit := MaxRepeat + len(v.Reps) + len(v.Partial) + len(v.Excluded)
-		for _, set := range []struct {
-			kind string
-			reps []Rep
-		}{{"reps", v.Reps}, {"partial", v.Partial}, {"excluded", v.Excluded}} {
-			for j := range set.reps {
-				if err := set.reps[j].check(limit); err != nil {
-					errs = append(errs, fmt.Errorf("variants[%d] (%s).%s[%d]: %w", i, v.Name, set.kind, j, err))
+		for k, reps := range [][]Rep{v.Reps, v.Partial, v.Excluded} {
+			for j := range reps {
+				if err := reps[j].check(limit); err != nil {
+					kind := [...]string{"reps", "partial", "excluded"}[k]
+					errs = append(errs, fmt.Errorf("variants[%d] (%s).%s[%d]: %w", i, v.Name, kind, j, err))
 				}
 			}
 		}
