@@ -228,12 +228,11 @@ func (j *Journal) append(rec journalRecord) error {
 	if err != nil {
 		return fmt.Errorf("journal: encode %s record: %w", rec.Type, err)
 	}
-	b = append(seal(b), '\n')
-	if _, err := j.f.Write(b); err != nil {
-		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
+	if _, err = j.f.Write(append(seal(b), '\n')); err == nil {
+		err = j.f.Sync() // its error names the sync
 	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("journal %s: sync: %w", j.f.Name(), err)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
 	}
 	return nil
 }
