@@ -292,8 +292,8 @@ const (
 	SlotsExhausted = "SLOTS-EXHAUSTED"
 )
 
-// Latency holds the per-request timings; TTFB and Total start before connect. Intended (open
-// loop) is from the scheduled start, a missed start counted at the timeout.
+// Latency holds the per-request timings from before connect; Intended (open loop) from the
+// scheduled start, a missed start counted at the timeout.
 type Latency struct {
 	Connect   *Histogram `json:"connect"`
 	Handshake *Histogram `json:"handshake"`
@@ -393,14 +393,13 @@ func (g *Group) Rate() float64 {
 // ClientBoundBusy is the share of a group's CPU time kaeload must use to measure itself.
 const ClientBoundBusy = 0.90
 
-// CPUUsage is CPU time used over a window. IRQ is irq + softirq, in no process's time; PerCPU
-// lets groups that share CPUs count them once.
+// CPUUsage is CPU time used over a window; IRQ (irq + softirq) is in no process's time.
 type CPUUsage struct {
 	CPUs    string    `json:"cpus,omitempty"` // taskset list; "" = machine or process tree
 	Seconds float64   `json:"seconds"`        // busy time, not idle or iowait
 	Busy    float64   `json:"busy"`           // Seconds / (window × CPUs), 0..1
 	IRQ     float64   `json:"irq,omitempty"`
-	PerCPU  []CPUTime `json:"per_cpu,omitempty"` // ascending
+	PerCPU  []CPUTime `json:"per_cpu,omitempty"` // ascending: groups sharing CPUs count them once
 }
 
 // OthersListed is how many other processes Group.Others names.

@@ -201,8 +201,7 @@ func (s *IntervalSample) Interval() Interval {
 	return iv
 }
 
-// TimelineBuilder assembles a repetition's Timeline from the workers' samples and the controller's
-// readings; an interval's percentiles are taken once every group reported it.
+// TimelineBuilder assembles a repetition's Timeline from the workers' samples and the controller's readings.
 type TimelineBuilder struct {
 	interval time.Duration
 	groups   []groupLine

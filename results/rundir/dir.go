@@ -40,10 +40,8 @@ func CheckWritable(parent string) error {
 	if err != nil {
 		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
 	}
-	_, werr := f.WriteString("kaeload\n")
-	cerr := f.Close()
-	rerr := os.Remove(f.Name())
-	if err := errors.Join(werr, cerr, rerr); err != nil {
+	_, err = f.WriteString("kaeload\n")
+	if err = errors.Join(err, f.Close(), os.Remove(f.Name())); err != nil {
 		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
 	}
 	return nil

@@ -62,8 +62,7 @@ type Journal struct {
 	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
-// JournalOptions inject the analysis and renderers rundir does not import; Render's files are
-// written even with its error.
+// JournalOptions inject the analysis and renderers; Render's files are written even with its error.
 type JournalOptions struct {
 	Annotate func(*results.Run)
 	Render   func(*results.Run) (map[string][]byte, error)
@@ -292,7 +291,8 @@ func (j *Journal) rebuild() error {
 }
 
 // perVariant are the record types that name a variant, true for those of a window.
-var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: false, recSpeed: false, recNotMeasured: false}
+var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true,
+	recInfo: false, recSpeed: false, recNotMeasured: false}
 
 func replay(r *results.Run, rec journalRecord) error {
 	var v *results.Variant
