@@ -131,9 +131,6 @@ func (j *Journal) Resume() error {
 	return j.apply(journalRecord{Type: recResume})
 }
 
-// Dir returns the run directory.
-func (j *Journal) Dir() string { return j.dir }
-
 // Rep records a finished repetition of the header's variant at index variant.
 func (j *Journal) Rep(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
