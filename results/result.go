@@ -50,14 +50,13 @@ func (h *Histogram) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes a histogram written by MarshalJSON.
 func (h *Histogram) UnmarshalJSON(data []byte) error {
 	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("histogram: %w", err)
+	err := json.Unmarshal(data, &s)
+	if err == nil {
+		h.Histogram, err = hdrhistogram.Decode([]byte(s))
 	}
-	d, err := hdrhistogram.Decode([]byte(s))
 	if err != nil {
 		return fmt.Errorf("histogram: %w", err)
 	}
-	h.Histogram = d
 	return nil
 }
 
