@@ -203,22 +203,18 @@ func (s *IntervalSample) Interval() Interval {
 
 // TimelineBuilder assembles a repetition's Timeline from the workers' samples and the controller's readings.
 type TimelineBuilder struct {
-	interval time.Duration
-	groups   []groupLine
-	points   map[int]*pointAcc
-	hosts    []TCPHost
-	listener *ListenQueue
-}
-
-type groupLine struct {
-	host      string
-	intervals map[int]Interval
+	interval   time.Duration
+	groupHosts []string // group i's ssh host, "" here
+	points     map[int]*pointAcc
+	hosts      []TCPHost
+	listener   *ListenQueue
 }
 
 // pointAcc is one interval of the total while it is being assembled.
 type pointAcc struct {
 	p         Point
-	reported  int // groups that sent this interval
+	groups    []*Interval // each group's, nil until it sent it
+	reported  int
 	handshake *Histogram
 	total     *Histogram
 	process   float64
@@ -237,11 +233,7 @@ type hostCPU struct {
 
 // NewTimelineBuilder returns a builder; hosts[i] is group i's ssh host ("" here).
 func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder {
-	b := &TimelineBuilder{interval: interval, points: map[int]*pointAcc{}}
-	for _, h := range hosts {
-		b.groups = append(b.groups, groupLine{host: h, intervals: map[int]Interval{}})
-	}
-	return b
+	return &TimelineBuilder{interval: interval, groupHosts: hosts, points: map[int]*pointAcc{}}
 }
 
 // at is interval k's point, its span widened to cover [start, start+length).
@@ -249,7 +241,7 @@ func (b *TimelineBuilder) at(k int, start, length time.Duration) *pointAcc {
 	a := b.points[k]
 	if a == nil {
 		a = &pointAcc{p: Point{Interval: Interval{Start: start, Length: length}},
-			cpus: map[hostCPU]float64{}, tcp: map[int]TCPCounts{}}
+			groups: make([]*Interval, len(b.groupHosts)), cpus: map[hostCPU]float64{}, tcp: map[int]TCPCounts{}}
 		b.points[k] = a
 	}
 	end := max(a.p.End(), start+length)
@@ -260,16 +252,14 @@ func (b *TimelineBuilder) at(k int, start, length time.Duration) *pointAcc {
 
 // Add adds group g's sample; a duplicate or a bad group is an error.
 func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
-	if g < 0 || g >= len(b.groups) {
-		return fmt.Errorf("timeline: group %d of %d", g, len(b.groups))
+	if g < 0 || g >= len(b.groupHosts) {
+		return fmt.Errorf("timeline: group %d of %d", g, len(b.groupHosts))
 	}
-	gl := &b.groups[g]
-	if _, dup := gl.intervals[s.K]; dup {
+	if a := b.points[s.K]; a != nil && a.groups[g] != nil {
 		return fmt.Errorf("timeline: group %d sent interval %d twice", g, s.K)
 	}
-	gl.intervals[s.K] = s.Interval()
-
 	a := b.at(s.K, s.Start, s.Length)
+	a.groups[g] = new(s.Interval())
 	a.reported++
 	a.p.Requests += s.Requests
 	a.p.Started += s.Started
@@ -284,12 +274,13 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	if s.CPUs != nil {
 		for _, c := range s.CPUs.PerCPU {
 			// Groups that share a CPU read the same CPU: once.
-			a.cpus[hostCPU{gl.host, c.CPU}] = max(a.cpus[hostCPU{gl.host, c.CPU}], c.Seconds)
+			cpu := hostCPU{b.groupHosts[g], c.CPU}
+			a.cpus[cpu] = max(a.cpus[cpu], c.Seconds)
 		}
 	} else {
 		a.unpinned = true
 	}
-	if a.reported == len(b.groups) {
+	if a.reported == len(b.groupHosts) {
 		a.settle()
 	}
 	return nil
@@ -336,10 +327,16 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	t := &Timeline{Interval: b.interval, Hosts: b.hosts}
 	keys := slices.Sorted(maps.Keys(b.points))
+	groups := make([][]Interval, len(b.groupHosts)) // none with one group: its are the points
 	for _, k := range keys {
 		a := b.points[k]
-		if a.reported < len(b.groups) {
+		if a.reported < len(b.groupHosts) {
 			a.settle()
+		}
+		for g, iv := range a.groups {
+			if iv != nil && len(a.groups) > 1 {
+				groups[g] = append(groups[g], *iv)
+			}
 		}
 		if len(a.cpus) > 0 && !a.unpinned {
 			a.p.CPUsBusy = share(busy(floats.Sum(slices.Collect(maps.Values(a.cpus))), a.p.Length, len(a.cpus)))
@@ -357,15 +354,6 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 		l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.queue }))
 	}
 	t.Listener = b.listener
-	groups := make([][]Interval, len(b.groups))
-	if len(b.groups) == 1 {
-		return t, groups // the points are the group's (Rep.GroupTimeline)
-	}
-	for i, gl := range b.groups {
-		groups[i] = slices.SortedFunc(maps.Values(gl.intervals), func(a, b Interval) int {
-			return cmp.Compare(a.Start, b.Start)
-		})
-	}
 	return t, groups
 }
 
