@@ -230,16 +230,13 @@ func addSums(dst, src reflect.Value) {
 		for i := range dst.Len() {
 			addSums(dst.Index(i), src.Index(i))
 		}
-	case reflect.Map:
-		for k, v := range src.Seq2() {
-			if dst.IsNil() {
-				dst.Set(reflect.MakeMap(dst.Type()))
+	case reflect.Map: // Negotiated
+		m := dst.Addr().Interface().(*map[string]uint64)
+		for k, n := range src.Interface().(map[string]uint64) {
+			if *m == nil {
+				*m = map[string]uint64{}
 			}
-			sum := v.Uint()
-			if old := dst.MapIndex(k); old.IsValid() {
-				sum += old.Uint()
-			}
-			dst.SetMapIndex(k, reflect.ValueOf(sum))
+			(*m)[k] += n
 		}
 	case reflect.Struct:
 		if ec, ok := dst.Addr().Interface().(*ErrorCount); ok {
