@@ -1,5 +1,3 @@
-// Package results is the run record: what a run measured, as run.json
-// stores it, with exact merging of counts and histograms. It imports only
-// results/stats and analyses nothing; the layering of results/... is in
-// docs/internals.md (TestLayers enforces it).
+// Package results is the run record as run.json stores it, with exact merging of counts and
+// histograms; it analyses nothing (layering: docs/internals.md, TestLayers).
 package results

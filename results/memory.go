@@ -1,8 +1,7 @@
 package results
 
-// SlotMemoryBase is how much a loaded worker's private memory grows
-// whatever its slots: the heap's first 4 MiB and 1.5 MiB of state
-// (measured: 5.5 MiB with one slot, 39 MiB with 1,024).
+// SlotMemoryBase is how much a loaded worker's private memory grows whatever its slots: the heap's
+// first 4 MiB and 1.5 MiB of state (measured: 5.5 MiB with one slot, 39 MiB with 1,024).
 const SlotMemoryBase = 6 << 20
 
 // SlotMemory is what a repetition's connection slots cost the client in bytes. PerSlot is the

@@ -2,8 +2,7 @@ package results
 
 import "time"
 
-// Metrics records the live metrics endpoint (--metrics): where it listened,
-// what scraped it, and whether a scrape read each set of final values.
+// Metrics records the live metrics endpoint (--metrics), its scrapes, and who read the final values.
 type Metrics struct {
 	Listen         string         `json:"listen"` // as asked: ":9464"
 	Addr           string         `json:"addr"`   // as served, port bound
@@ -31,11 +30,5 @@ func (f *MetricsFinal) WasScraped() bool { return !f.Scraped.IsZero() }
 
 // Unscraped returns the windows whose final values no scrape read.
 func (m *Metrics) Unscraped() []MetricsFinal {
-	var out []MetricsFinal
-	for _, w := range m.Windows {
-		if !w.WasScraped() {
-			out = append(out, w)
-		}
-	}
-	return out
+	return without(m.Windows, func(w MetricsFinal) bool { return w.WasScraped() })
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
@@ -10,9 +11,8 @@ import (
 	"strings"
 )
 
-// Handshake is what one TLS handshake negotiated; its String keys
-// Counts.Negotiated ("TLS1.3 TLS_AES_128_GCM_SHA256 X25519, ECDSA P-256,
-// ecdsa_secp256r1_sha256"; older runs have the first part alone).
+// Handshake is what one TLS handshake negotiated; its String keys Counts.Negotiated ("TLS1.3
+// TLS_AES_128_GCM_SHA256 X25519, ECDSA P-256, ecdsa_secp256r1_sha256"; older runs: the first part).
 type Handshake struct {
 	Version, Cipher, Group string
 	Key, Scheme            string // the certificate's key, the signature scheme
@@ -40,8 +40,7 @@ func ParseHandshake(key string) (h Handshake, ok bool) {
 	return h, true
 }
 
-// Differences names the parts in which h and o differ, in the key's order;
-// a part one lacks is no difference.
+// Differences names the parts in which h and o differ, in key order; a part one lacks is none.
 func (h Handshake) Differences(o Handshake) []string {
 	var out []string
 	for _, p := range []struct{ name, a, b string }{
@@ -55,8 +54,7 @@ func (h Handshake) Differences(o Handshake) []string {
 	return out
 }
 
-// NewHandshake describes a handshake from its connection state; the
-// signature scheme follows from the key and version (see certKey).
+// NewHandshake describes a handshake from its connection state, the scheme from key and version.
 func NewHandshake(st *tls.ConnectionState) Handshake {
 	h := Handshake{Version: strings.ReplaceAll(tls.VersionName(st.Version), " ", ""), Cipher: tls.CipherSuiteName(st.CipherSuite), Group: "none"}
 	if st.CurveID != 0 {
@@ -68,8 +66,7 @@ func NewHandshake(st *tls.ConnectionState) Handshake {
 	return h
 }
 
-// certKey is the certificate's key ("RSA 2048") and the scheme a server
-// signs with at version, picking from what Go's client offers.
+// certKey is the certificate's key ("RSA 2048") and the scheme it signs with, of those Go offers.
 func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
 	switch k := c.PublicKey.(type) {
 	case *rsa.PublicKey:
@@ -79,10 +76,7 @@ func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
 		return "RSA " + strconv.Itoa(k.N.BitLen()), scheme
 	case *ecdsa.PublicKey:
 		name := k.Curve.Params().Name
-		if scheme = ecdsaSchemes[name]; scheme == "" {
-			scheme = "?"
-		}
-		return "ECDSA " + name, scheme
+		return "ECDSA " + name, cmp.Or(ecdsaSchemes[name], "?")
 	case ed25519.PublicKey:
 		return "Ed25519", "ed25519"
 	}

@@ -50,14 +50,13 @@ func (h *Histogram) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes a histogram written by MarshalJSON.
 func (h *Histogram) UnmarshalJSON(data []byte) error {
 	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("histogram: %w", err)
+	err := json.Unmarshal(data, &s)
+	if err == nil {
+		h.Histogram, err = hdrhistogram.Decode([]byte(s))
 	}
-	d, err := hdrhistogram.Decode([]byte(s))
 	if err != nil {
 		return fmt.Errorf("histogram: %w", err)
 	}
-	h.Histogram = d
 	return nil
 }
 
@@ -196,8 +195,7 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in
-// a record made before classes were counted).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in an older record).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -205,8 +203,7 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the
-// server's access log for these connections, line for line.
+// Responses is every response of the warm-up, window and drain: the server's log, line for line.
 func (c Counts) Responses() uint64 {
 	return c.Requests + c.Outside.Warmup + c.Outside.Late
 }
@@ -233,16 +230,13 @@ func addSums(dst, src reflect.Value) {
 		for i := range dst.Len() {
 			addSums(dst.Index(i), src.Index(i))
 		}
-	case reflect.Map:
-		for k, v := range src.Seq2() {
-			if dst.IsNil() {
-				dst.Set(reflect.MakeMap(dst.Type()))
+	case reflect.Map: // Negotiated
+		m := dst.Addr().Interface().(*map[string]uint64)
+		for k, n := range src.Interface().(map[string]uint64) {
+			if *m == nil {
+				*m = map[string]uint64{}
 			}
-			sum := v.Uint()
-			if old := dst.MapIndex(k); old.IsValid() {
-				sum += old.Uint()
-			}
-			dst.SetMapIndex(k, reflect.ValueOf(sum))
+			(*m)[k] += n
 		}
 	case reflect.Struct:
 		if ec, ok := dst.Addr().Interface().(*ErrorCount); ok {
@@ -286,18 +280,16 @@ func ratio(n, d uint64) float64 {
 // MaxMissedShare is the missed share above which an open loop did not run at the rate asked.
 const MaxMissedShare = 0.01
 
-// Why an open-loop group missed more than MaxMissedShare of its starts:
-// kaeload used ClientBoundBusy of the CPUs; others kept them that busy; or
-// every slot was busy when starts came due (the server too slow for the rate
-// with this many connections).
+// Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
+// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"
 	SlotsExhausted = "SLOTS-EXHAUSTED"
 )
 
-// Latency holds the per-request timings; TTFB and Total start before connect. Intended (open
-// loop) is from the scheduled start, a missed start counted at the timeout.
+// Latency holds the per-request timings from before connect; Intended (open loop) from the
+// scheduled start, a missed start counted at the timeout.
 type Latency struct {
 	Connect   *Histogram `json:"connect"`
 	Handshake *Histogram `json:"handshake"`
@@ -313,17 +305,14 @@ func NewLatency() Latency {
 
 // Merge adds o's histograms into l exactly, skipping nil ones; l.Intended is made when o has one.
 func (l *Latency) Merge(o *Latency) {
-	pairs := [...][2]*Histogram{{l.Connect, o.Connect}, {l.Handshake, o.Handshake}, {l.TTFB, o.TTFB}, {l.Total, o.Total}}
-	for _, p := range pairs {
-		if p[0] != nil && p[0].Histogram != nil && !EmptyHistogram(p[1]) {
-			p[0].Merge(p[1].Histogram)
-		}
+	if o.Intended != nil && o.Intended.Histogram != nil && EmptyHistogram(l.Intended) {
+		l.Intended = NewHistogram()
 	}
-	if o.Intended != nil && o.Intended.Histogram != nil {
-		if l.Intended == nil || l.Intended.Histogram == nil {
-			l.Intended = NewHistogram()
+	src := [...]*Histogram{o.Connect, o.Handshake, o.TTFB, o.Total, o.Intended}
+	for i, h := range [...]*Histogram{l.Connect, l.Handshake, l.TTFB, l.Total, l.Intended} {
+		if h != nil && h.Histogram != nil && !EmptyHistogram(src[i]) {
+			h.Merge(src[i].Histogram)
 		}
-		l.Intended.Merge(o.Intended.Histogram)
 	}
 }
 
@@ -375,14 +364,10 @@ func Merge(groups []Group) Group {
 		t.PeakRSS += g.PeakRSS
 		t.MemoryReady += g.MemoryReady
 		t.MemoryPeak += g.MemoryPeak
-		w := g.Window
-		if w.Start.IsZero() && w.End.IsZero() {
-			continue
-		}
-		if t.Window.Start.IsZero() || w.Start.Before(t.Window.Start) {
+		if w := g.Window; !w.Start.IsZero() && (t.Window.Start.IsZero() || w.Start.Before(t.Window.Start)) {
 			t.Window.Start = w.Start
 		}
-		if t.Window.End.IsZero() || w.End.After(t.Window.End) {
+		if w := g.Window; w.End.After(t.Window.End) { // the zero time is before any
 			t.Window.End = w.End
 		}
 	}
@@ -404,14 +389,13 @@ func (g *Group) Rate() float64 {
 // ClientBoundBusy is the share of a group's CPU time kaeload must use to measure itself.
 const ClientBoundBusy = 0.90
 
-// CPUUsage is CPU time used over a window. IRQ is irq + softirq, in no process's time; PerCPU
-// lets groups that share CPUs count them once.
+// CPUUsage is CPU time used over a window; IRQ (irq + softirq) is in no process's time.
 type CPUUsage struct {
 	CPUs    string    `json:"cpus,omitempty"` // taskset list; "" = machine or process tree
 	Seconds float64   `json:"seconds"`        // busy time, not idle or iowait
 	Busy    float64   `json:"busy"`           // Seconds / (window × CPUs), 0..1
 	IRQ     float64   `json:"irq,omitempty"`
-	PerCPU  []CPUTime `json:"per_cpu,omitempty"` // ascending
+	PerCPU  []CPUTime `json:"per_cpu,omitempty"` // ascending: groups sharing CPUs count them once
 }
 
 // OthersListed is how many other processes Group.Others names.

@@ -263,13 +263,10 @@ func ReadRun(rd io.Reader) (*Run, error) {
 
 // CheckSchema rejects an unknown schema version, and sets a missing one.
 func (r *Run) CheckSchema() error {
-	switch r.SchemaVersion {
-	case 0:
-		r.SchemaVersion = SchemaVersion
-	case SchemaVersion:
-	default:
+	if r.SchemaVersion != 0 && r.SchemaVersion != SchemaVersion {
 		return fmt.Errorf("decode run %q: schema version %d, want %d", r.Name, r.SchemaVersion, SchemaVersion)
 	}
+	r.SchemaVersion = SchemaVersion
 	return nil
 }
 
@@ -286,13 +283,11 @@ func (r *Run) Check() error {
 		v := &r.Variants[i]
 		// Re-measured windows add to the plan's count.
 		limit := MaxRepeat + len(v.Reps) + len(v.Partial) + len(v.Excluded)
-		for _, set := range []struct {
-			kind string
-			reps []Rep
-		}{{"reps", v.Reps}, {"partial", v.Partial}, {"excluded", v.Excluded}} {
-			for j := range set.reps {
-				if err := set.reps[j].check(limit); err != nil {
-					errs = append(errs, fmt.Errorf("variants[%d] (%s).%s[%d]: %w", i, v.Name, set.kind, j, err))
+		for k, reps := range [][]Rep{v.Reps, v.Partial, v.Excluded} {
+			for j := range reps {
+				if err := reps[j].check(limit); err != nil {
+					kind := [...]string{"reps", "partial", "excluded"}[k]
+					errs = append(errs, fmt.Errorf("variants[%d] (%s).%s[%d]: %w", i, v.Name, kind, j, err))
 				}
 			}
 		}

@@ -12,8 +12,7 @@ const (
 	ObjectiveP99        Objective = "-p99 handshake"
 )
 
-// Search is a run's search of one variable (variants[].search), whose values
-// are ordinary variants of the run (Series, Sweep).
+// Search is a run's search of one variable (variants[].search); its values are ordinary variants.
 type Search struct {
 	Series   string    `json:"series"` // the variant name template
 	Key      string    `json:"key"`    // the searched variable
@@ -50,8 +49,7 @@ func (s *Search) Visit(v *Variant, rep *Rep) Visit {
 	return Visit{Value: v.Sweep[s.Key], Variant: v.Name, Rep: rep.Index}
 }
 
-// SearchScore is a window's score under objective, higher is better (−p99 scores 1/p99); false
-// when the window has no such figure.
+// SearchScore is a window's score under objective, higher better (−p99 scores 1/p99); false if none.
 func SearchScore(objective Objective, rep *Rep) (score float64, ok bool) {
 	t := &rep.Total
 	switch objective {
@@ -61,15 +59,10 @@ func SearchScore(objective Objective, rep *Rep) (score float64, ok bool) {
 		}
 		return float64(t.Succeeded()) / rep.ServerCPU.Seconds, true
 	case ObjectiveP99:
-		h := t.Latency.Handshake
-		if EmptyHistogram(h) {
-			return 0, false
+		if h := t.Latency.Handshake; !EmptyHistogram(h) && h.ValueAtQuantile(99) > 0 {
+			return 1e6 / float64(h.ValueAtQuantile(99)), true
 		}
-		us := h.ValueAtQuantile(99)
-		if us <= 0 {
-			return 0, false
-		}
-		return 1e6 / float64(us), true
+		return 0, false
 	}
 	r := t.Rate()
 	return r, r > 0

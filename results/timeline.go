@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // The timeline's interval (load.interval) and its bounds.
@@ -199,25 +201,20 @@ func (s *IntervalSample) Interval() Interval {
 	return iv
 }
 
-// TimelineBuilder assembles a repetition's Timeline from the workers' samples and the controller's
-// readings; an interval's percentiles are taken once every group reported it.
+// TimelineBuilder assembles a repetition's Timeline from the workers' samples and the controller's readings.
 type TimelineBuilder struct {
-	interval time.Duration
-	groups   []groupLine
-	points   map[int]*pointAcc
-	hosts    []TCPHost
-	listener *ListenQueue
-}
-
-type groupLine struct {
-	host      string
-	intervals map[int]*Interval
+	interval   time.Duration
+	groupHosts []string // group i's ssh host, "" here
+	points     map[int]*pointAcc
+	hosts      []TCPHost
+	listener   *ListenQueue
 }
 
 // pointAcc is one interval of the total while it is being assembled.
 type pointAcc struct {
 	p         Point
-	reported  int // groups that sent this interval
+	groups    []*Interval // each group's, nil until it sent it
+	reported  int
 	handshake *Histogram
 	total     *Histogram
 	process   float64
@@ -225,7 +222,8 @@ type pointAcc struct {
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
 	tcp       map[int]TCPCounts   // by host
-	listen    *ListenSample
+	queue     *uint64             // the listener's, when read
+	drops     *uint64
 }
 
 type hostCPU struct {
@@ -235,21 +233,16 @@ type hostCPU struct {
 
 // NewTimelineBuilder returns a builder; hosts[i] is group i's ssh host ("" here).
 func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder {
-	b := &TimelineBuilder{interval: interval, points: map[int]*pointAcc{}}
-	for _, h := range hosts {
-		b.groups = append(b.groups, groupLine{host: h, intervals: map[int]*Interval{}})
-	}
-	return b
+	return &TimelineBuilder{interval: interval, groupHosts: hosts, points: map[int]*pointAcc{}}
 }
 
 // at is interval k's point, its span widened to cover [start, start+length).
 func (b *TimelineBuilder) at(k int, start, length time.Duration) *pointAcc {
 	a := b.points[k]
 	if a == nil {
-		a = &pointAcc{cpus: map[hostCPU]float64{}, tcp: map[int]TCPCounts{}}
-		a.p.Start, a.p.Length = start, length
+		a = &pointAcc{p: Point{Interval: Interval{Start: start, Length: length}},
+			groups: make([]*Interval, len(b.groupHosts)), cpus: map[hostCPU]float64{}, tcp: map[int]TCPCounts{}}
 		b.points[k] = a
-		return a
 	}
 	end := max(a.p.End(), start+length)
 	a.p.Start = min(a.p.Start, start)
@@ -259,17 +252,14 @@ func (b *TimelineBuilder) at(k int, start, length time.Duration) *pointAcc {
 
 // Add adds group g's sample; a duplicate or a bad group is an error.
 func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
-	if g < 0 || g >= len(b.groups) {
-		return fmt.Errorf("timeline: group %d of %d", g, len(b.groups))
+	if g < 0 || g >= len(b.groupHosts) {
+		return fmt.Errorf("timeline: group %d of %d", g, len(b.groupHosts))
 	}
-	gl := &b.groups[g]
-	if _, dup := gl.intervals[s.K]; dup {
+	if a := b.points[s.K]; a != nil && a.groups[g] != nil {
 		return fmt.Errorf("timeline: group %d sent interval %d twice", g, s.K)
 	}
-	iv := s.Interval()
-	gl.intervals[s.K] = &iv
-
 	a := b.at(s.K, s.Start, s.Length)
+	a.groups[g] = new(s.Interval())
 	a.reported++
 	a.p.Requests += s.Requests
 	a.p.Started += s.Started
@@ -284,12 +274,13 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	if s.CPUs != nil {
 		for _, c := range s.CPUs.PerCPU {
 			// Groups that share a CPU read the same CPU: once.
-			a.cpus[hostCPU{gl.host, c.CPU}] = max(a.cpus[hostCPU{gl.host, c.CPU}], c.Seconds)
+			cpu := hostCPU{b.groupHosts[g], c.CPU}
+			a.cpus[cpu] = max(a.cpus[cpu], c.Seconds)
 		}
 	} else {
 		a.unpinned = true
 	}
-	if a.reported == len(b.groups) {
+	if a.reported == len(b.groupHosts) {
 		a.settle()
 	}
 	return nil
@@ -306,13 +297,10 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 	return acc
 }
 
+// settle takes the percentiles once, when the last group reported or at Build.
 func (a *pointAcc) settle() {
-	if a.handshake != nil {
-		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
-	}
-	if a.total != nil {
-		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
-	}
+	a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
+	a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	a.handshake, a.total = nil, nil
 }
 
@@ -339,15 +327,19 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	t := &Timeline{Interval: b.interval, Hosts: b.hosts}
 	keys := slices.Sorted(maps.Keys(b.points))
+	groups := make([][]Interval, len(b.groupHosts)) // none with one group: its are the points
 	for _, k := range keys {
 		a := b.points[k]
-		a.settle()
-		if len(a.cpus) > 0 && !a.unpinned {
-			var s float64
-			for _, v := range a.cpus {
-				s += v
+		if a.reported < len(b.groupHosts) {
+			a.settle()
+		}
+		for g, iv := range a.groups {
+			if iv != nil && len(a.groups) > 1 {
+				groups[g] = append(groups[g], *iv)
 			}
-			a.p.CPUsBusy = share(busy(s, a.p.Length, len(a.cpus)))
+		}
+		if len(a.cpus) > 0 && !a.unpinned {
+			a.p.CPUsBusy = share(busy(floats.Sum(slices.Collect(maps.Values(a.cpus))), a.p.Length, len(a.cpus)))
 			if a.processOK {
 				a.p.ProcessBusy = share(busy(a.process, a.p.Length, len(a.cpus)))
 			}
@@ -357,16 +349,11 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	for h := range t.Hosts {
 		t.Hosts[h].Deltas = b.deltas(h, keys)
 	}
-	t.Listener = b.listenerOver(keys)
-	groups := make([][]Interval, len(b.groups))
-	if len(b.groups) == 1 {
-		return t, groups // the points are the group's (Rep.GroupTimeline)
+	if l := b.listener; l != nil && l.Unavailable == "" {
+		l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.drops }))
+		l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.queue }))
 	}
-	for i, gl := range b.groups {
-		for _, k := range slices.Sorted(maps.Keys(gl.intervals)) {
-			groups[i] = append(groups[i], *gl.intervals[k])
-		}
-	}
+	t.Listener = b.listener
 	return t, groups
 }
 
@@ -392,32 +379,43 @@ func busy(seconds float64, length time.Duration, cpus int) float64 {
 	return min(max(seconds/(length.Seconds()*float64(cpus)), 0), 1)
 }
 
+// series is each point's reading in key order, nil where there was none.
+func (b *TimelineBuilder) series(keys []int, reading func(*pointAcc) *uint64) []*uint64 {
+	out := make([]*uint64, len(keys))
+	for i, k := range keys {
+		out[i] = reading(b.points[k])
+	}
+	return out
+}
+
+// someRead is s, or nil when no point was read.
+func someRead(s []*uint64) []*uint64 {
+	if !slices.ContainsFunc(s, func(p *uint64) bool { return p != nil }) {
+		return nil
+	}
+	return s
+}
+
+// deltas keeps the counters that grew or went unread: the others are zero throughout.
 func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 	host := &b.hosts[h]
-	var out map[string][]*uint64
+	out := map[string][]*uint64{}
 	for _, name := range host.Counters {
 		if _, gone := host.Unavailable[name]; gone {
 			continue
 		}
-		kept := false
-		series := make([]*uint64, len(keys))
-		for i, k := range keys {
-			c, read := b.points[k].tcp[h]
-			switch v, grew := c.Grew[name]; {
-			case !read || slices.Contains(c.Missing, name):
-				kept = true
-			case grew:
-				series[i], kept = &v, kept || v > 0
-			default:
-				series[i] = new(uint64)
+		s := b.series(keys, func(a *pointAcc) *uint64 {
+			if c, read := a.tcp[h]; read && !slices.Contains(c.Missing, name) {
+				return new(c.Grew[name])
 			}
+			return nil
+		})
+		if slices.ContainsFunc(s, func(p *uint64) bool { return p == nil || *p > 0 }) {
+			out[name] = s
 		}
-		if kept {
-			if out == nil {
-				out = map[string][]*uint64{}
-			}
-			out[name] = series
-		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -429,37 +427,13 @@ func (b *TimelineBuilder) SetListener(host string, port int, why string) {
 
 // AddListener records the listener's reading over interval k.
 func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s ListenSample) {
-	if b.listener == nil {
+	if b.listener == nil || b.listener.Unavailable != "" {
 		return
 	}
-	b.at(k, start, length).listen = &s
-}
-
-func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
-	if b.listener == nil {
-		return nil
+	a := b.at(k, start, length)
+	a.queue = &s.Queue
+	if s.DropsKnown {
+		a.drops = &s.Drops
 	}
-	l := *b.listener
-	if l.Unavailable != "" {
-		return &l
-	}
-	l.Drops, l.Queue = make([]*uint64, len(keys)), make([]*uint64, len(keys))
-	for i, k := range keys {
-		s := b.points[k].listen
-		if s == nil {
-			continue
-		}
-		if s.DropsKnown {
-			l.Drops[i] = &s.Drops
-		}
-		l.Queue[i] = &s.Queue
-		l.Backlog = max(l.Backlog, s.Backlog)
-	}
-	if !slices.ContainsFunc(l.Queue, func(p *uint64) bool { return p != nil }) {
-		l.Queue = nil
-	}
-	if !slices.ContainsFunc(l.Drops, func(p *uint64) bool { return p != nil }) {
-		l.Drops = nil
-	}
-	return &l
+	b.listener.Backlog = max(b.listener.Backlog, s.Backlog)
 }

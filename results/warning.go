@@ -59,10 +59,7 @@ func (ws Warnings) AppendNew(add ...Warning) Warnings {
 
 // MarshalJSON writes w as notes do: {"code": …, "message": …, params…}.
 func (w Warning) MarshalJSON() ([]byte, error) {
-	m := maps.Clone(w.Args)
-	if m == nil {
-		m = map[string]any{}
-	}
+	m := maps.Collect(maps.All(w.Args)) // never nil
 	m["code"], m["message"] = w.Code, w.Message
 	return json.Marshal(m)
 }
@@ -79,8 +76,7 @@ func (w *Warning) UnmarshalJSON(b []byte) error {
 	}
 	code, _ := m["code"].(string)
 	msg, _ := m["message"].(string)
-	delete(m, "code")
-	delete(m, "message")
+	maps.DeleteFunc(m, func(k string, _ any) bool { return k == "code" || k == "message" })
 	if len(m) == 0 {
 		m = nil
 	}
