@@ -10,7 +10,7 @@ type SlotMemory struct {
 	Workers, Slots int
 	Ready, Peak    uint64
 	PerSlot        float64
-	Known          bool
+	Known          bool // the growth is at least twice the base
 }
 
 // SlotMemory is the memory per connection slot of r's groups; false when none measured it.

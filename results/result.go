@@ -167,13 +167,14 @@ type Counts struct {
 	Errors      Errors            `json:"errors"`
 	Scheduled   uint64            `json:"scheduled,omitempty"`
 	Missed      uint64            `json:"missed,omitempty"`
-	Backoffs    uint64            `json:"backoffs,omitempty"` // waits of a slot whose connects kept failing
+	Backoffs    uint64            `json:"backoffs,omitempty"` // 1 ms doubling to 100 ms: no busy loop
 	Sockets     Sockets           `json:"sockets,omitzero"`
 	Outside     Outside           `json:"outside"`
 }
 
 // Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or
-// resets (a full accept queue drops the final ACK, seen as a retransmitted segment).
+// resets. A full accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a
+// connect of 1 s or more).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -181,8 +182,9 @@ type Sockets struct {
 	Reset         uint64 `json:"reset,omitempty"`         // by the peer before close
 }
 
-// Outside counts the requests that ended outside the window: the warm-up's, the Late completed in
-// the drain, and the Abandoned: in flight at the window's end and failed or cut off, by stage.
+// Outside counts the requests that ended outside the window: the warm-up's (counted as the
+// window's), the Late completed in the drain, and the Abandoned: in flight at the window's end and
+// failed or cut off, by stage.
 type Outside struct {
 	Warmup        uint64      `json:"warmup"`
 	WarmupErrors  uint64      `json:"warmup_errors"`
@@ -254,7 +256,8 @@ func addSums(dst, src reflect.Value) {
 	}
 }
 
-// Succeeded is the window's responses with a status below 400: what the rate counts.
+// Succeeded is the window's responses with a status below 400, what the rate counts (a 4xx or 5xx
+// is in Requests and is an ErrStatus error).
 func (c *Counts) Succeeded() uint64 {
 	return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests)
 }
@@ -288,8 +291,8 @@ const (
 	SlotsExhausted = "SLOTS-EXHAUSTED"
 )
 
-// Latency holds the per-request timings from before connect; Intended (open loop) from the
-// scheduled start, a missed start counted at the timeout.
+// Latency holds the per-request timings, a new connection's from before connect; Intended (open
+// loop) is from the scheduled start, a missed start counted at the timeout.
 type Latency struct {
 	Connect   *Histogram `json:"connect"`
 	Handshake *Histogram `json:"handshake"`
@@ -344,9 +347,9 @@ type Group struct {
 	PeakRSS     uint64        `json:"peak_rss,omitempty"`
 	MemoryReady uint64        `json:"memory_ready,omitempty"`
 	MemoryPeak  uint64        `json:"memory_peak,omitempty"`
-	Host        string        `json:"host,omitempty"` // ssh; "" = here
-	ClockOffset time.Duration `json:"clock_offset,omitempty"`
-	Timeline    []Interval    `json:"timeline,omitempty"`
+	Host        string        `json:"host,omitempty"`         // ssh; "" = here
+	ClockOffset time.Duration `json:"clock_offset,omitempty"` // the host's clock minus the controller's
+	Timeline    []Interval    `json:"timeline,omitempty"`     // none in a Merge or one group: Rep.GroupTimeline
 }
 
 // TotalIndex is the Group.Index of a group produced by Merge.
@@ -386,7 +389,8 @@ func (g *Group) Rate() float64 {
 	return float64(g.Succeeded()) / l.Seconds()
 }
 
-// ClientBoundBusy is the share of a group's CPU time kaeload must use to measure itself.
+// ClientBoundBusy is the share of a group's CPU time kaeload must use itself for the result to
+// measure the load generator, not the server.
 const ClientBoundBusy = 0.90
 
 // CPUUsage is CPU time used over a window; IRQ (irq + softirq) is in no process's time.

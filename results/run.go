@@ -16,7 +16,8 @@ import (
 // SchemaVersion is the run.json layout written; ReadRun also reads older files without one.
 const SchemaVersion = 1
 
-// Run is run.json: everything one `kaeload run` measured, with its plan (encoded by the caller).
+// Run is run.json: everything one `kaeload run` measured, with its plan (encoded by the caller);
+// zero fields are absent or from an older kaeload.
 type Run struct {
 	SchemaVersion int                `json:"schema_version"`
 	Name          string             `json:"name"`              // the scenario's
@@ -46,7 +47,8 @@ type Run struct {
 	Metrics       *Metrics           `json:"metrics,omitempty"` // nil without --metrics
 }
 
-// DefaultEquivalence is the equivalence margin (±2 %, about the noise of a good setup).
+// DefaultEquivalence is the equivalence margin (±2 %, about the noise of a good setup), also of
+// runs that stored none.
 const DefaultEquivalence = 0.02
 
 // NotMeasured is a variant the run gave up on, with the first line of why.
@@ -59,12 +61,12 @@ type NotMeasured struct {
 type Variant struct {
 	Name     string            `json:"name"` // expanded ("kae-soft-33")
 	Env      map[string]string `json:"env,omitempty"`
-	Series   string            `json:"series,omitempty"` // the variant's sweep
-	Sweep    map[string]string `json:"sweep,omitempty"`  // its swept values
-	Reps     []Rep             `json:"reps"`             // completed, in order
-	Partial  []Rep             `json:"partial,omitempty"`
-	Excluded []Rep             `json:"excluded,omitempty"`
-	Info     []InfoRun         `json:"info,omitempty"` // nginx -V …
+	Series   string            `json:"series,omitempty"`   // the variant's sweep
+	Sweep    map[string]string `json:"sweep,omitempty"`    // its swept values
+	Reps     []Rep             `json:"reps"`               // completed, in order
+	Partial  []Rep             `json:"partial,omitempty"`  // cut short
+	Excluded []Rep             `json:"excluded,omitempty"` // set aside by exclude_flagged
+	Info     []InfoRun         `json:"info,omitempty"`     // nginx -V …
 	Speed    []SpeedRun        `json:"speed,omitempty"`
 }
 
@@ -87,7 +89,8 @@ func (i InfoRun) Line() string {
 	return i.Command + ": " + first
 }
 
-// SpeedRun is one crypto micro-benchmark (openssl speed …) and its figures.
+// SpeedRun is one crypto micro-benchmark (openssl speed …) and its figures; an Error does not fail
+// the run.
 type SpeedRun struct {
 	Command string        `json:"command"`
 	Results []SpeedResult `json:"results,omitempty"`
@@ -179,7 +182,8 @@ type WindowSpread struct {
 	End   time.Duration `json:"end"`
 }
 
-// RecordSpread records how far r's windows are apart; if at all, the total's rate is the groups' sum.
+// RecordSpread records how far apart r's windows started and ended; where they differ, the total's
+// rate is the sum of the groups' own rates.
 func (r *Rep) RecordSpread() {
 	var starts, ends []time.Time
 	for _, g := range r.Groups {

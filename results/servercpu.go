@@ -5,7 +5,7 @@ type ServerCPUs struct {
 	CPUs       string       `json:"cpus"`           // the server's affinities, or the host's CPUs
 	Host       string       `json:"host,omitempty"` // "" = the controller's
 	Builtin    bool         `json:"builtin,omitempty"`
-	Name       string       `json:"name,omitempty"`
+	Name       string       `json:"name,omitempty"`               // the PIDs' root's, without server control
 	PIDs       []int        `json:"pids,omitempty"`               // root first
 	Busy       *CPUUsage    `json:"busy,omitempty"`               // by anything, CPU by CPU
 	Controller float64      `json:"controller_seconds,omitempty"` // when on the server's host

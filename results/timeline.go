@@ -116,9 +116,9 @@ type TCPHost struct {
 	Client      bool                 `json:"client,omitempty"`
 	Server      bool                 `json:"server,omitempty"`
 	Shared      bool                 `json:"shared,omitempty"`
-	Namespace   string               `json:"namespace,omitempty"` // "net:[inode]@boot-id"; "" when unreadable
-	Counters    []string             `json:"counters"`            // kernel names
-	Unavailable map[string]string    `json:"unavailable,omitempty"`
+	Namespace   string               `json:"namespace,omitempty"`   // "net:[inode]@boot-id"; "" when unreadable
+	Counters    []string             `json:"counters"`              // kernel names
+	Unavailable map[string]string    `json:"unavailable,omitempty"` // why a counter has no value anywhere
 	Deltas      map[string][]*uint64 `json:"deltas,omitempty"`
 }
 

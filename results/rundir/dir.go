@@ -22,8 +22,8 @@ const (
 	LogFile     = "run.log" // server command output, warnings
 )
 
-// DefaultDirName is "20261202T134500Z-nginx-kae": the UTC start and the name (64 bytes at most,
-// each run of characters outside [A-Za-z0-9._-] as one '-').
+// DefaultDirName is "20261202T134500Z-nginx-kae": the UTC start and the name ("run" if empty, 64
+// bytes at most, each run of characters outside [A-Za-z0-9._-] as one '-').
 func DefaultDirName(started time.Time, name string) string {
 	clean := cmp.Or(unsafeRuns.ReplaceAllString(name, "-"), "run")
 	return started.UTC().Format("20060102T150405Z") + "-" + clean[:min(len(clean), 64)]

@@ -68,7 +68,8 @@ type JournalOptions struct {
 	Render   func(*results.Run) (map[string][]byte, error)
 }
 
-// CreateJournal creates the run directory dir (never an existing one) and starts its journal.
+// CreateJournal creates the run directory dir and starts its journal; for an existing dir the
+// error wraps fs.ErrExist.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -117,7 +118,8 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 	return j, &out, nil
 }
 
-// Resume continues a journal opened by ResumeJournal, cutting a last line cut short.
+// Resume continues a journal opened by ResumeJournal, cutting a last line cut short; the run is
+// Incomplete until End.
 func (j *Journal) Resume() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -422,7 +424,8 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	return r, complete, nil
 }
 
-// ReadJournal rebuilds a run from a journal, ignoring a last line cut short.
+// ReadJournal rebuilds a run from a journal, ignoring a last line cut short; any other bad line is
+// an error naming it.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {
