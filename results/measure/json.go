@@ -91,14 +91,18 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 // Get is the value at the dotted path; nil when absent.
 func (f Fields) Get(path string) any {
 	head, rest, nested := strings.Cut(path, ".")
-	for _, fd := range f {
-		if sub, ok := fd.Value.(*Fields); fd.Key == head && nested && ok {
-			return sub.Get(rest)
-		} else if fd.Key == head && !nested {
-			return fd.Value
-		}
+	i := slices.IndexFunc(f, func(fd Field) bool { return fd.Key == head })
+	switch {
+	case i < 0:
+		return nil
+	case !nested:
+		return f[i].Value
 	}
-	return nil
+	if p, ok := f[i].Value.(*Fields); ok {
+		return p.Get(rest)
+	}
+	sub, _ := f[i].Value.(Fields) // built in memory, not read back
+	return sub.Get(rest)
 }
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.
