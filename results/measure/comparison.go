@@ -238,7 +238,10 @@ func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
 	m := runCell(key, label, false, inRun(func(v *summary) string {
-		return map[bool]string{true: f(v)}[v.Scheduled > 0]
+		if v.Scheduled == 0 {
+			return ""
+		}
+		return f(v)
 	}))
 	m.Sparse, m.Human = true, plain
 	return m

@@ -13,7 +13,12 @@ import (
 
 // withTimeline reads a repetition's timeline analysis; none before timelines.
 func withTimeline(f func(tl *diagnosis.Repetition) Value) func(*Rep) Value {
-	return func(x *Rep) Value { return If(!x.A.Timeline.NoTimeline, f(&x.A.Timeline)) }
+	return func(x *Rep) Value {
+		if x.A.Timeline.NoTimeline {
+			return Value{}
+		}
+		return f(&x.A.Timeline)
+	}
 }
 
 // rateRange is the min, median or max interval rate; JSON has the range whole (rate_range).
