@@ -246,18 +246,20 @@ const (
 	Obj
 )
 
-// Value is one reading: a count, a number, a truth, words or a JSON object; S is its words or CSV cell.
+// Value is one reading: a count, a number of Digits decimals (Fixed) or of ten significant digits
+// (General), a truth, words or a structure only JSON shows.
 type Value struct {
-	Kind Kind
-	N    uint64
-	F    float64
-	S    string
-	B    bool
-	O    any
+	Kind   Kind
+	N      uint64
+	F      float64
+	Digits int
+	S      string
+	B      bool
+	O      any
 }
 
 // Count is a count.
-func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n), S: fmt.Sprint(n)} }
+func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n)} }
 
 // CountInt is a count of an int.
 func CountInt(n int) Value { return Count(uint64(n)) }
@@ -266,17 +268,15 @@ func CountInt(n int) Value { return Count(uint64(n)) }
 func F3(x float64) Value { return fixed(x, 3) }
 
 // G is a number of ten significant digits.
-func G(x float64) Value { return Value{Kind: General, F: x, S: strconv.FormatFloat(x, 'g', 10, 64)} }
+func G(x float64) Value { return Value{Kind: General, F: x} }
 
 // Truth is a truth.
-func Truth(b bool) Value { return Value{Kind: Bool, B: b, S: strconv.FormatBool(b)} }
+func Truth(b bool) Value { return Value{Kind: Bool, B: b} }
 
 // Words are words; none for "".
 func Words(s string) Value { return If(s != "", Value{Kind: Str, S: s}) }
 
-func fixed(x float64, digits int) Value {
-	return Value{Kind: Fixed, F: x, S: strconv.FormatFloat(x, 'f', digits, 64)}
-}
+func fixed(x float64, digits int) Value { return Value{Kind: Fixed, F: x, Digits: digits} }
 
 // Object is a structure only JSON shows; none for nil or empty.
 func Object(o any) Value { return If(!empty(o), Value{Kind: Obj, O: o}) }
@@ -297,7 +297,7 @@ func If(ok bool, v Value) Value {
 	return v
 }
 
-// Quantile is the q-th percentile of h in milliseconds; none for an empty h.
+// Quantile is the q-th percentile of h in milliseconds, none for an empty h; its measure needs Unit "ms".
 func Quantile(h *results.Histogram, q float64) Value {
 	if results.EmptyHistogram(h) {
 		return Value{}
@@ -306,7 +306,21 @@ func Quantile(h *results.Histogram, q float64) Value {
 }
 
 // Text is v in a CSV cell: plain digits, "" when none.
-func (v Value) Text() string { return v.S }
+func (v Value) Text() string {
+	switch v.Kind {
+	case Int:
+		return strconv.FormatUint(v.N, 10)
+	case Fixed:
+		return strconv.FormatFloat(v.F, 'f', v.Digits, 64)
+	case General:
+		return strconv.FormatFloat(v.F, 'g', 10, 64)
+	case Bool:
+		return strconv.FormatBool(v.B)
+	case Str:
+		return v.S
+	}
+	return ""
+}
 
 // Human is v for a reader: thousands separated, "-" when none.
 func (v Value) Human() string {
