@@ -39,23 +39,22 @@ const (
 	All           = Tables | Facts | HTML | CSV | JSON | OpenMetrics
 )
 
-// Measure is one quantity, read by Rep of a repetition and by Variant of a variant (nil: no cell).
-// Key names its CSV column and JSON field (JSONKey "a.b" nests); Each fills a %s in Key (a family).
-// Human writes it for the tables (nil: by its unit, else Value.Human). Order and VOrder place it in
-// the repetition and variant tables (0: after those placed; with neither, in every table it fills).
-// Sparse drops it from a variant table none fills; Metric is its gauge ("": "kaeload_" + Key).
+// Measure is one quantity of the catalogue: how to read it, label it and which outputs show it.
 type Measure struct {
-	Key, JSONKey, Unit, Label string
-	Show                      Output
-	Rep                       func(*Rep) Value
-	Variant                   func(*Variant) Value
-	When                      func(*analysis.Report) bool
-	Each                      func(*analysis.Report) []string
-	Human                     func(Value) string
-	Order, VOrder             int
-	Left, Sparse              bool
-	Metric                    string
-	Fact                      *Fact
+	Key           string                          // CSV column and JSON field; Each fills its %s (a family)
+	JSONKey       string                          // JSON field instead ("a.b" nests)
+	Unit, Label   string                          // Unit picks how the tables write it; Label heads it
+	Show          Output                          // the outputs that show it
+	Rep           func(*Rep) Value                // read of a repetition (nil: no cell)
+	Variant       func(*Variant) Value            // read of a variant (nil: no cell)
+	When          func(*analysis.Report) bool     // limits it to the runs it holds (nil: every run)
+	Each          func(*analysis.Report) []string // a family's parameters
+	Human         func(Value) string              // writes it for the tables (nil: by Unit, else Value.Human)
+	Order, VOrder int                             // place in the rep and variant tables (0: last; neither: every table)
+	Left          bool                            // aligned left
+	Sparse        bool                            // dropped from a variant table none fills
+	Metric        string                          // OpenMetrics gauge ("": "kaeload_" + Key)
+	Fact          *Fact                           // line among a repetition's facts in the text report
 }
 
 // Rep is what a repetition's measure reads: A is nil for a partial or excluded window,
