@@ -50,7 +50,7 @@ type Measure struct {
 	When          func(*analysis.Report) bool     // limits it to the runs it holds (nil: every run)
 	Each          func(*analysis.Report) []string // a family's parameters
 	Human         func(Value) string              // writes it for the tables (nil: by Unit, else Value.Human)
-	Order, VOrder int                             // place in the rep and variant tables (0: last; neither: every table)
+	Order, VOrder int                             // place in the rep and variant tables (0: last; both 0: all)
 	Left          bool                            // aligned left
 	Sparse        bool                            // dropped from a variant table none fills
 	Metric        string                          // OpenMetrics gauge ("": "kaeload_" + Key)
