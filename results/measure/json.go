@@ -212,9 +212,11 @@ func pointJSON(p results.Point) Fields {
 
 // phaseJSON is what the client did before the window, or after it (cut off: requests never completed).
 func phaseJSON(o *results.Outside, after bool) Fields {
-	responses, status, errs, classes, cutOff := o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, uint64(0)
+	responses, status, errs, classes, cutOff := o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(),
+		o.WarmupClasses, uint64(0)
 	if after {
-		responses, status, errs, classes, cutOff = o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned
+		responses, status, errs, classes, cutOff = o.Late, o.LateStatus, o.AfterClasses.Total(),
+			o.AfterClasses, o.Abandoned
 	}
 	byStatus := map[string]uint64{}
 	for i, n := range status {

@@ -77,11 +77,15 @@ var groupRows = []Measure{
 		return g.Host
 	}),
 	groupRow("group_cpus", "cpus", true, nil, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
-	groupRow("group_threads", "threads", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
+	groupRow("group_threads", "threads", false, nil,
+		func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
 	groupRow("group_conns", "conns", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
-	groupRow("group_requests", "requests", false, nil, func(g *results.Group) string { return format.Count(g.Requests) }),
-	groupRow("group_req_per_s", "req/s", false, nil, func(g *results.Group) string { return format.Rate(g.Rate()) }),
-	groupRow("group_errors", "errors", false, nil, func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
+	groupRow("group_requests", "requests", false, nil,
+		func(g *results.Group) string { return format.Count(g.Requests) }),
+	groupRow("group_req_per_s", "req/s", false, nil,
+		func(g *results.Group) string { return format.Rate(g.Rate()) }),
+	groupRow("group_errors", "errors", false, nil,
+		func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
 	groupRow("group_total_p99_ms", "p99 total ms", false, nil, func(g *results.Group) string {
 		return format.QuantileMillis(g.Latency.Total, 99)
 	}),
