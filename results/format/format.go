@@ -187,16 +187,25 @@ func verdictWords(c stats.Comparison) string {
 	return "not significant"
 }
 
-// SlotMemoryLine: "39.6 MiB private at peak in 1 worker (1.5 MiB idle); 33.1 KiB per connection slot".
+// SlotMemoryLine renders the workers' memory per connection slot: "39.6 MiB private at peak in
+// 1 worker (1.5 MiB idle); 33.1 KiB per connection slot".
 func SlotMemoryLine(m results.SlotMemory) string {
-	workers := fmt.Sprintf("%d worker%s", m.Workers, map[bool]string{true: "s"}[m.Workers != 1])
-	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers, Rate(float64(m.Ready)/(1<<20)))
+	workers := strconv.Itoa(m.Workers) + " " + plural(m.Workers, "worker")
+	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers,
+		Rate(float64(m.Ready)/(1<<20)))
 	if m.Known {
 		return line + fmt.Sprintf("%s KiB per connection slot", Rate(m.PerSlot/1024))
 	}
-	slots := Count(uint64(m.Slots)) + " slot" + map[bool]string{true: "s"}[m.Slots != 1]
+	slots := Count(uint64(m.Slots)) + " " + plural(m.Slots, "slot")
 	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
 		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
+}
+
+func plural(n int, thing string) string {
+	if n == 1 {
+		return thing
+	}
+	return thing + "s"
 }
 
 // Share renders a fraction as "0.25 %", up to two decimals; "<0.01 %" rather than 0.
@@ -230,7 +239,10 @@ func HostLine(h results.RemoteHost) string {
 		}
 	}
 	if h.Binary != "" {
-		how := map[bool]string{true: "uploaded", false: "found"}[h.Uploaded]
+		how := "found"
+		if h.Uploaded {
+			how = "uploaded"
+		}
 		fmt.Fprintf(&b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
 	}
 	if h.RTT > 0 {

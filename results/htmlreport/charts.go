@@ -44,7 +44,10 @@ type legendItem struct {
 func variantItem(v *measure.Variant) legendItem { return boxItem(baselineName(v), variantColor(v.I)) }
 
 func baselineName(v *measure.Variant) string {
-	return v.V.Name + map[bool]string{true: " (baseline)"}[v.S.IsBaseline]
+	if v.S.IsBaseline {
+		return v.V.Name + " (baseline)"
+	}
+	return v.V.Name
 }
 
 // ciTop is the top of st's whisker, its mean without a CI.
@@ -107,7 +110,8 @@ func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *so
 		xName, why = "swept values", "several swept values change at once"
 	}
 	c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
-		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
+		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why +
+			", so no line joins them); "}
 	if s.Numeric {
 		c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
 		c.Caption = "Points: mean total req/s of each variant of the series; "
@@ -208,7 +212,10 @@ func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.Variant
 }
 
 func groupName(index int, cpus string) string {
-	return "group " + strconv.Itoa(index) + map[bool]string{true: " (" + cpus + ")"}[cpus != ""]
+	if cpus == "" {
+		return "group " + strconv.Itoa(index)
+	}
+	return "group " + strconv.Itoa(index) + " (" + cpus + ")"
 }
 
 // groupChart draws each group's mean rate, the variants side by side per group.
@@ -395,7 +402,8 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 			plateau = append(plateau, xy)
 		}
 		whisk.add(xy, pt.Stats)
-		nums = append(nums, strings.Join(mapped(pt.Visits, func(v int) string { return "#" + strconv.Itoa(v) }), ","))
+		visits := mapped(pt.Visits, func(v int) string { return "#" + strconv.Itoa(v) })
+		nums = append(nums, strings.Join(visits, ","))
 	}
 	pts := f.glyphs(all, palette[0], 3.5, draw.CircleGlyph{})
 	f.whiskers(whisk, palette[0], false)
@@ -455,7 +463,8 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	f.key(boxItem("missed a target", colorAlarm))
 	if c.Knee > 0 {
 		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorAlarm, 1.2, 1.5, 2.5)
-		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorAlarm, draw.XLeft)
+		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10,
+			colorAlarm, draw.XLeft)
 		f.key(dashedItem("knee", colorAlarm))
 	}
 	pad := (hi - lo) * 0.05

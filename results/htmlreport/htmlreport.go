@@ -165,7 +165,8 @@ func capacitySectionOf(m *analysis.Report) *section {
 		return section{Heading: r.Variants[c.Variant].Name + ": " + notes.KneeWords(&c, r.Capacity.From),
 			Tables: []*table{fromTable("", tables.Capacity(&c))}}
 	})
-	return &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}, Parts: parts}
+	return &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)},
+		Parts: parts}
 }
 
 // speedSectionOf lays out the crypto speed table st; nil for none.

@@ -51,12 +51,12 @@ func fromTable(id string, tb tables.Table) *table {
 	right := func(k int) bool { return k < len(tb.Right) && tb.Right[k] }
 	t := &table{ID: id}
 	for k, h := range tb.Header {
-		t.Head = append(t.Head, td{Text: h, Class: numClass[right(k)]})
+		t.Head = append(t.Head, td{Text: h, Class: numClass(right(k))})
 	}
 	for _, r := range tb.Rows {
 		cells := make([]td, len(r))
 		for k, c := range r {
-			cells[k] = td{Text: cell(c), Class: numClass[right(k)]}
+			cells[k] = td{Text: cell(c), Class: numClass(right(k))}
 			switch {
 			case k == 0:
 				cells[k].Class = "name"
@@ -99,8 +99,8 @@ var (
 	}}
 	serverCostTable = pageTable{ID: "server-cost", Cols: []pageColumn{
 		{Key: "server_cpu_reps", Head: "reps with server CPU"}, {Key: "server_cpu_s", Head: "server CPU time", Unit: true},
-		{Key: "req_per_server_cpu_s", Needs: true}, {Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)"},
-		{Key: "req_per_server_cpu_delta"},
+		{Key: "req_per_server_cpu_s", Needs: true},
+		{Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)"}, {Key: "req_per_server_cpu_delta"},
 	}}
 	cpuTable = pageTable{Rep: true, Cols: []pageColumn{
 		{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
@@ -130,22 +130,27 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		cols = append(cols, catalogued(pc.Key, pt.Rep))
 	}
 	for _, c := range measure.Columns(m, measure.HTML) {
-		if pt.Extra && c.Rep != nil && !slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key }) {
+		listed := slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key })
+		if pt.Extra && c.Rep != nil && !listed {
 			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key})
 		}
 	}
 	t := &table{ID: pt.ID, Head: []td{{Text: "variant"}}}
 	if pt.Rep || pt.Groups {
-		t.Head = append(t.Head, td{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
+		by := "group"
+		if pt.Rep {
+			by = "rep"
+		}
+		t.Head = append(t.Head, right(by))
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass[!cols[k].Left]})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!cols[k].Left)})
 	}
 	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
 		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			c := td{Text: dash, Class: numClass[!cols[k].Left]}
+			c := td{Text: dash, Class: numClass(!cols[k].Left)}
 			if v := value(cols[k]); v.Kind != measure.None {
 				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))
@@ -180,7 +185,11 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		case pt.Groups:
 			for _, g := range measure.VariantGroups(v.V) {
 				v.G = g
-				add(map[bool]string{true: "hot"}[g.EverBusy()], value, name, right(strconv.Itoa(g.Index)))
+				class := ""
+				if g.EverBusy() {
+					class = "hot"
+				}
+				add(class, value, name, right(strconv.Itoa(g.Index)))
 			}
 		default:
 			add("", value, name)
@@ -233,7 +242,9 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 				r.Cells[0].Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, v.S.Stats.N)
 			}
 		}
-		r.Class = map[bool]string{true: "base"}[v.S.IsBaseline]
+		if v.S.IsBaseline {
+			r.Class = "base"
+		}
 	}
 	notesRows(pg.Comparison)
 	pg.Variants = &table{Head: []td{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
@@ -249,7 +260,8 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 		pg.Reps.add("", td{Text: "no completed repetitions"})
 	}
 	pg.Groups = groupsTable.build(m, vs)
-	pg.OpenLoop, pg.ServerCost, pg.CPU = openLoopTable.build(m, vs), serverCostTable.build(m, vs), cpuTable.build(m, vs)
+	pg.OpenLoop, pg.ServerCost = openLoopTable.build(m, vs), serverCostTable.build(m, vs)
+	pg.CPU = cpuTable.build(m, vs)
 	pg.Latency = fromTable("", tables.VariantLatencies(m))
 	pg.NotCounted = fromTable("not-counted-table", tables.NotCounted(m))
 	pg.Errors = fromTable("", tables.Errors(m))
@@ -259,5 +271,10 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 
 func right(s string) td { return td{Text: s, Class: "num"} }
 
-// numClass is a right-aligned column's class.
-var numClass = map[bool]string{true: "num"}
+// numClass is a column's class: "num" when right-aligned.
+func numClass(right bool) string {
+	if right {
+		return "num"
+	}
+	return ""
+}

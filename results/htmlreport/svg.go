@@ -88,7 +88,8 @@ func newFigure(c chart, xLabel, yLabel string, vertical, horizontal bool) *figur
 
 // add styles ps with set and adds them, unless err or an earlier error spoils the figure.
 func (f *figure) add(err error, set func(), ps ...plot.Plotter) {
-	if f.err = cmp.Or(f.err, err); f.err == nil {
+	f.err = cmp.Or(f.err, err)
+	if f.err == nil {
 		set()
 		f.Add(ps...)
 	}
@@ -158,7 +159,8 @@ func (f *figure) labels(xys plotter.XYs, strs []string, off vg.Point, size vg.Le
 	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: strs})
 	f.add(err, func() {
 		for i := range l.TextStyle {
-			l.TextStyle[i] = text.Style{Color: c, Font: font.From(sans, size), Handler: plot.DefaultTextHandler, XAlign: align}
+			l.TextStyle[i] = text.Style{Color: c, Font: font.From(sans, size), Handler: plot.DefaultTextHandler,
+				XAlign: align}
 		}
 		l.Offset = off
 	}, l)

@@ -80,15 +80,16 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 		}
 	}
 	sec.Diagnoses, sec.DiagnosesMore = firstOf(mapped(m.Diagnoses, func(d diagnosis.Diagnosis) diagnosisLine {
-		return diagnosisLine{tables.DiagnosisTitle(&d) + ": " + d.Cause.String(), blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]}
+		block := blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]
+		return diagnosisLine{tables.DiagnosisTitle(&d) + ": " + d.Cause.String(), block}
 	}), maxClientBound)
 	return sec
 }
 
 // repTimelineSummary is the line beside a repetition's number.
 func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
-	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " +
-		seconds(rep.Timeline.Interval.Seconds())
+	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) +
+		" s in intervals of " + seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
 		s += "; diagnosed: " + strings.Join(mapped(ds, func(d diagnosis.Diagnosis) string { return d.Title }), ", ")
 	} else {
@@ -100,7 +101,7 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	return s + "; no kernel event"
 }
 
-// repTimelineCharts draws a repetition's charts on one time axis.
+// repTimelineCharts draws a repetition's charts on one time axis; never none: no Charts means no timeline.
 func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []chart {
 	ax, marks := newTimeAxis(rep.Timeline), eventMarks(ra.Events)
 	out := []chart{rateTimeline(rep, ax, marks, ra.Timeline.Stalls), handshakeTimeline(rep.Timeline, ax, marks)}
@@ -227,14 +228,15 @@ func (d *svgDoc) el(name, text, title string, attrs ...any) {
 	case title == "":
 		d.WriteString(">" + html.EscapeString(text) + "</" + name + ">")
 	default:
-		d.WriteString(">" + html.EscapeString(text) + "<title>" + html.EscapeString(title) + "</title></" + name + ">")
+		d.WriteString(">" + html.EscapeString(text) + "<title>" + html.EscapeString(title) + "</title></" +
+			name + ">")
 	}
 }
 
 // svg starts a drawing of w×h user units named label; drawing closes it.
 func (d *svgDoc) svg(class string, w, h float64, label string, attrs ...any) {
-	d.el("svg", "", "", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
-		"role", "img", "aria-label", label}, attrs...)...)
+	d.el("svg", "", "", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg",
+		"viewBox", "0 0 " + num(w) + " " + num(h), "role", "img", "aria-label", label}, attrs...)...)
 }
 
 func (d *svgDoc) drawing() template.HTML { return template.HTML(d.String() + "</svg>") }
@@ -478,8 +480,10 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 		}
 		return float64(d) / float64(time.Millisecond)
 	}
-	lc := lineChart{chart: chart{Class: "tl-handshake", Title: "TLS handshake time: p50 and p99 per interval (ms, log scale)"},
-		label: "TLS handshake p50 and p99 over time", y: axis{log: true, label: func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }},
+	lc := lineChart{
+		chart: chart{Class: "tl-handshake", Title: "TLS handshake time: p50 and p99 per interval (ms, log scale)"},
+		label: "TLS handshake p50 and p99 over time",
+		y:     axis{log: true, label: func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }},
 		lines: []timelineLine{
 			{"p50", "p50", colorP50, func(p *results.Point) float64 { return ms(p.HandshakeP50) }},
 			{"p99", "p99", colorP99, func(p *results.Point) float64 { return ms(p.HandshakeP99) }},
@@ -520,17 +524,22 @@ func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) []chart {
 		return *v
 	}
 	limit := results.ClientBoundBusy
-	bound := dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm)
-	ch := lineChart{chart: chart{Class: "tl-cpu", Title: "CPU busy per interval: client and server", Legend: []legendItem{bound}},
-		label: "client and server CPU busy over time", threshold: limit, y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
+	pct := strconv.FormatFloat(limit*100, 'f', -1, 64)
+	legend := []legendItem{dashedItem("client-bound threshold ("+pct+" % by kaeload itself)", colorAlarm)}
+	ch := lineChart{
+		chart: chart{Class: "tl-cpu", Title: "CPU busy per interval: client and server", Legend: legend},
+		label: "client and server CPU busy over time", threshold: limit,
+		y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
 			label: func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" }},
 		lines: []timelineLine{
-			{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
-			{"cpus", "groups' CPUs (anything on them)", colorCPUs, func(p *results.Point) float64 { return orNaN(p.CPUsBusy) }},
+			{"process", "worker processes (kaeload itself)", colorProcess,
+				func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
+			{"cpus", "groups' CPUs (anything on them)", colorCPUs,
+				func(p *results.Point) float64 { return orNaN(p.CPUsBusy) }},
 			{"server", "server", colorServer, func(p *results.Point) float64 { return orNaN(p.ServerBusy) }},
 		},
 	}.draw(t, ax, marks)
-	if len(ch.Legend) == 1 { // the threshold's alone
+	if len(ch.Legend) == len(legend) { // draw added no line: none had a value
 		return nil
 	}
 	return []chart{ch}

@@ -23,16 +23,24 @@ var counts = []Measure{
 	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, CountInt(x.S.FailedReps)) }},
 	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
-		Fact: &Fact{"window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) }}},
-	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms", Show: All | PartialRow, Each: spreads,
+		Fact: &Fact{"window", 1, func(x *Rep) string {
+			return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds())
+		}}},
+	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms",
+		Show: All | PartialRow, Each: spreads,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.WindowSpread, func(s *results.WindowSpread) Value {
 				return F3(map[string]time.Duration{"start": s.Start, "end": s.End}[x.Param].Seconds() * 1e3)
 			})
 		}},
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
-		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
-		Fact: &Fact{"caution", 2, func(x *Rep) string { return map[bool]string{true: notes.MisalignedWords}[analysis.Misaligned(x.Rep)] }}},
+		Rep: func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
+		Fact: &Fact{"caution", 2, func(x *Rep) string {
+			if !analysis.Misaligned(x.Rep) {
+				return ""
+			}
+			return notes.MisalignedWords
+		}}},
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
@@ -138,8 +146,10 @@ var cpuAndClient = []Measure{
 		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMax, 4)) },
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, fixed(x.S.ClientBusyMax, 4)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
-		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
-		Fact: &Fact{"client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) }}},
+		Rep: func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
+		Fact: &Fact{"client cpu", 11, func(x *Rep) string {
+			return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests)
+		}}},
 	{Key: "req_per_client_cpu_s", Show: CSV | JSON, Rep: func(x *Rep) Value {
 		s, ok := fullCPU(x)
 		return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
@@ -178,17 +188,20 @@ var cpuAndClient = []Measure{
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
 	}},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
-	counted(Measure{Key: "unanswered", Show: CSV | JSON, Fact: &Fact{"unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() }}},
+	counted(Measure{Key: "unanswered", Show: CSV | JSON,
+		Fact: &Fact{"unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() }}},
 		func(c *results.Counts) uint64 { return c.Outside.Unanswered.Total() }),
 	counted(Measure{Key: "warmup_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Warmup }),
 	counted(Measure{Key: "warmup_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.WarmupErrorTotal() }),
 	counted(Measure{Key: "after_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Late }),
 	counted(Measure{Key: "after_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.AfterClasses.Total() }),
-	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, false)) }},
+	{Key: "warmup", Show: JSON,
+		Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, false)) }},
 	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(phaseJSON(&x.Rep.Total.Outside, true)) }},
-	{Key: "client_time_wait", Show: CSV | JSON, Fact: &Fact{"time_wait", 16, timeWaitLine}, Rep: func(x *Rep) Value {
-		return From(x.Rep.TimeWait, func(n *int) Value { return fixed(float64(*n), 0) })
-	}},
+	{Key: "client_time_wait", Show: CSV | JSON, Fact: &Fact{"time_wait", 16, timeWaitLine},
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.TimeWait, func(n *int) Value { return fixed(float64(*n), 0) })
+		}},
 	{Key: "client_peak_rss_mib", Unit: "MiB", Show: CSV | JSON,
 		Rep: func(x *Rep) Value { t := &x.Rep.Total; return If(t.PeakRSS > 0, F3(float64(t.PeakRSS)/(1<<20))) }},
 	{Key: "client_kib_per_slot", Unit: "KiB", Show: CSV | JSON,
@@ -256,8 +269,12 @@ var probes = []Measure{
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
 		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })},
 	{Key: "probe.%s.per_request", Show: CSV, Each: probeNames,
-		Rep:     probe(func(p results.ProbeReading, n uint64) Value { return If(n > 0, fixed(p.Delta()/float64(n), 6)) }),
-		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, fixed(p.PerRequest, 6)) })},
+		Rep: probe(func(p results.ProbeReading, n uint64) Value {
+			return If(n > 0, fixed(p.Delta()/float64(n), 6))
+		}),
+		Variant: probeSummary(func(p *analysis.ProbeSummary) Value {
+			return If(p.HasPerRequest, fixed(p.PerRequest, 6))
+		})},
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }
 

@@ -49,7 +49,10 @@ var comparison = []Measure{
 		Variant: notBaseline(func(v *summary) string { return format.PValue(v.Comparison) })},
 	{Key: "significant", Show: CSV, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Truth(x.S.Comparison.Significant)) }},
 	{Key: "test", Show: CSV, Variant: func(x *Variant) Value {
-		return Words(map[bool]string{true: "baseline", false: x.S.Comparison.Test}[x.S.IsBaseline])
+		if x.S.IsBaseline {
+			return Words("baseline")
+		}
+		return Words(x.S.Comparison.Test)
 	}},
 	{Key: "p_adjusted", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
 	{Key: "p_holm", Label: "p Holm", Show: Text | Markdown, VOrder: 8, Human: words,
@@ -137,7 +140,10 @@ func ServerCPUDeltaCell(v *summary) string {
 	case !c.Tested():
 		return format.Missing
 	default:
-		verdict := map[bool]string{true: "significant", false: "not significant"}[c.Significant]
+		verdict := "significant"
+		if !c.Significant {
+			verdict = "not significant"
+		}
 		return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
 	}
 }
@@ -238,7 +244,10 @@ func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
 	m := runCell(key, label, false, inRun(func(v *summary) string {
-		return map[bool]string{true: f(v)}[v.Scheduled > 0]
+		if v.Scheduled == 0 {
+			return ""
+		}
+		return f(v)
 	}))
 	m.Sparse, m.Human = true, plain
 	return m

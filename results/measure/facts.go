@@ -45,17 +45,23 @@ func (c Column) FactRow(x *Rep) (label, line string, ok bool) {
 
 // facts: the lines the text report always words, beside the measures.
 var facts = []Measure{
-	{Key: "open_loop", Show: Facts, Fact: &Fact{"open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() }}},
+	{Key: "open_loop", Show: Facts,
+		Fact: &Fact{"open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() }}},
 	{Key: "ports_hint", Show: Facts, Fact: &Fact{"", 6, func(x *Rep) string {
-		return map[bool]string{true: results.PortsHint}[x.Rep.Total.Errors[results.ErrPorts].Count > 0]
+		if x.Rep.Total.Errors[results.ErrPorts].Count == 0 {
+			return ""
+		}
+		return results.PortsHint
 	}}},
-	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: &Fact{"handshakes", 8, func(x *Rep) string {
-		t := &x.Rep.Total
-		return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
-	}}},
+	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) },
+		Fact: &Fact{"handshakes", 8, func(x *Rep) string {
+			t := &x.Rep.Total
+			return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
+		}}},
 	{Key: "connections", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
 		Fact: &Fact{"connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) }}},
-	{Key: "status", Show: Facts, Human: words, Left: true, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
+	{Key: "status", Show: Facts, Human: words, Left: true,
+		Rep:  func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
 		Fact: &Fact{"status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) }}},
 	{Key: "server_cpus_words", Show: Facts, Fact: &Fact{"server's cpus", 13, serverCPUsLine}},
 	{Key: "in_flight", Show: Facts, Fact: &Fact{"in flight", 14, func(x *Rep) string {
@@ -79,7 +85,10 @@ var facts = []Measure{
 		return strings.Join(parts, ", ")
 	}}},
 	{Key: "negotiated_none", Show: Facts, Fact: &Fact{"negotiated", 19, func(x *Rep) string {
-		return map[bool]string{true: "none"}[len(x.Rep.Total.Negotiated) == 0]
+		if len(x.Rep.Total.Negotiated) > 0 {
+			return ""
+		}
+		return "none"
 	}}},
 }
 
@@ -150,7 +159,11 @@ func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}
 	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
-		line += fmt.Sprintf("  (%s req per client cpu-s%s)", format.Rate(1e6/us), map[bool]string{true: ", kaeload's own"}[own])
+		line += "  (" + format.Rate(1e6/us) + " req per client cpu-s"
+		if own {
+			line += ", kaeload's own"
+		}
+		line += ")"
 	}
 	return line
 }

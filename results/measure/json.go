@@ -91,14 +91,18 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 // Get is the value at the dotted path; nil when absent.
 func (f Fields) Get(path string) any {
 	head, rest, nested := strings.Cut(path, ".")
-	for _, fd := range f {
-		if sub, ok := fd.Value.(*Fields); fd.Key == head && nested && ok {
-			return sub.Get(rest)
-		} else if fd.Key == head && !nested {
-			return fd.Value
-		}
+	i := slices.IndexFunc(f, func(fd Field) bool { return fd.Key == head })
+	switch {
+	case i < 0:
+		return nil
+	case !nested:
+		return f[i].Value
 	}
-	return nil
+	if p, ok := f[i].Value.(*Fields); ok {
+		return p.Get(rest)
+	}
+	sub, _ := f[i].Value.(Fields) // built in memory, not read back
+	return sub.Get(rest)
 }
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.
@@ -208,9 +212,11 @@ func pointJSON(p results.Point) Fields {
 
 // phaseJSON is what the client did before the window, or after it (cut off: requests never completed).
 func phaseJSON(o *results.Outside, after bool) Fields {
-	responses, status, errs, classes, cutOff := o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, uint64(0)
+	responses, status, errs, classes, cutOff := o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(),
+		o.WarmupClasses, uint64(0)
 	if after {
-		responses, status, errs, classes, cutOff = o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned
+		responses, status, errs, classes, cutOff = o.Late, o.LateStatus, o.AfterClasses.Total(),
+			o.AfterClasses, o.Abandoned
 	}
 	byStatus := map[string]uint64{}
 	for i, n := range status {

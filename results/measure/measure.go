@@ -39,23 +39,22 @@ const (
 	All           = Tables | Facts | HTML | CSV | JSON | OpenMetrics
 )
 
-// Measure is one quantity, read by Rep of a repetition and by Variant of a variant (nil: no cell).
-// Key names its CSV column and JSON field (JSONKey "a.b" nests); Each fills a %s in Key (a family).
-// Human writes it for the tables (nil: by its unit, else Value.Human). Order and VOrder place it in
-// the repetition and variant tables (0: after those placed; with neither, in every table it fills).
-// Sparse drops it from a variant table none fills; Metric is its gauge ("": "kaeload_" + Key).
+// Measure is one quantity of the catalogue: how to read it, label it and which outputs show it.
 type Measure struct {
-	Key, JSONKey, Unit, Label string
-	Show                      Output
-	Rep                       func(*Rep) Value
-	Variant                   func(*Variant) Value
-	When                      func(*analysis.Report) bool
-	Each                      func(*analysis.Report) []string
-	Human                     func(Value) string
-	Order, VOrder             int
-	Left, Sparse              bool
-	Metric                    string
-	Fact                      *Fact
+	Key           string                          // CSV column and JSON field; Each fills its %s (a family)
+	JSONKey       string                          // JSON field instead ("a.b" nests)
+	Unit, Label   string                          // Unit picks how the tables write it; Label heads it
+	Show          Output                          // the outputs that show it
+	Rep           func(*Rep) Value                // read of a repetition (nil: no cell)
+	Variant       func(*Variant) Value            // read of a variant (nil: no cell)
+	When          func(*analysis.Report) bool     // limits it to the runs it holds (nil: every run)
+	Each          func(*analysis.Report) []string // a family's parameters
+	Human         func(Value) string              // writes it for the tables (nil: by Unit, else Value.Human)
+	Order, VOrder int                             // place in the rep and variant tables (0: last; both 0: all)
+	Left          bool                            // aligned left
+	Sparse        bool                            // dropped from a variant table none fills
+	Metric        string                          // OpenMetrics gauge ("": "kaeload_" + Key)
+	Fact          *Fact                           // line among a repetition's facts in the text report
 }
 
 // Rep is what a repetition's measure reads: A is nil for a partial or excluded window,
@@ -246,18 +245,20 @@ const (
 	Obj
 )
 
-// Value is one reading: a count, a number, a truth, words or a JSON object; S is its words or CSV cell.
+// Value is one reading: a count, a number of Digits decimals (Fixed) or of ten significant digits
+// (General), a truth, words or a structure only JSON shows.
 type Value struct {
-	Kind Kind
-	N    uint64
-	F    float64
-	S    string
-	B    bool
-	O    any
+	Kind   Kind
+	N      uint64
+	F      float64
+	Digits int
+	S      string
+	B      bool
+	O      any
 }
 
 // Count is a count.
-func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n), S: fmt.Sprint(n)} }
+func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n)} }
 
 // CountInt is a count of an int.
 func CountInt(n int) Value { return Count(uint64(n)) }
@@ -266,17 +267,15 @@ func CountInt(n int) Value { return Count(uint64(n)) }
 func F3(x float64) Value { return fixed(x, 3) }
 
 // G is a number of ten significant digits.
-func G(x float64) Value { return Value{Kind: General, F: x, S: strconv.FormatFloat(x, 'g', 10, 64)} }
+func G(x float64) Value { return Value{Kind: General, F: x} }
 
 // Truth is a truth.
-func Truth(b bool) Value { return Value{Kind: Bool, B: b, S: strconv.FormatBool(b)} }
+func Truth(b bool) Value { return Value{Kind: Bool, B: b} }
 
 // Words are words; none for "".
 func Words(s string) Value { return If(s != "", Value{Kind: Str, S: s}) }
 
-func fixed(x float64, digits int) Value {
-	return Value{Kind: Fixed, F: x, S: strconv.FormatFloat(x, 'f', digits, 64)}
-}
+func fixed(x float64, digits int) Value { return Value{Kind: Fixed, F: x, Digits: digits} }
 
 // Object is a structure only JSON shows; none for nil or empty.
 func Object(o any) Value { return If(!empty(o), Value{Kind: Obj, O: o}) }
@@ -297,7 +296,7 @@ func If(ok bool, v Value) Value {
 	return v
 }
 
-// Quantile is the q-th percentile of h in milliseconds; none for an empty h.
+// Quantile is the q-th percentile of h in milliseconds, none for an empty h; its measure needs Unit "ms".
 func Quantile(h *results.Histogram, q float64) Value {
 	if results.EmptyHistogram(h) {
 		return Value{}
@@ -306,7 +305,21 @@ func Quantile(h *results.Histogram, q float64) Value {
 }
 
 // Text is v in a CSV cell: plain digits, "" when none.
-func (v Value) Text() string { return v.S }
+func (v Value) Text() string {
+	switch v.Kind {
+	case Int:
+		return strconv.FormatUint(v.N, 10)
+	case Fixed:
+		return strconv.FormatFloat(v.F, 'f', v.Digits, 64)
+	case General:
+		return strconv.FormatFloat(v.F, 'g', 10, 64)
+	case Bool:
+		return strconv.FormatBool(v.B)
+	case Str:
+		return v.S
+	}
+	return ""
+}
 
 // Human is v for a reader: thousands separated, "-" when none.
 func (v Value) Human() string {

@@ -23,7 +23,10 @@ func latencyRow(name, label string) Measure {
 		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
 		Rep: func(x *Rep) Value {
 			h := latencyOf(&x.Rep.Total.Latency, name)
-			return If(name != "intended" || (h != nil && h.Histogram != nil), latencyWords(h, x.Param))
+			if name == "intended" && (h == nil || h.Histogram == nil) {
+				return Value{}
+			}
+			return latencyWords(h, x.Param)
 		}}
 }
 
@@ -45,7 +48,12 @@ var latencyRows = []Measure{latencyRow("connect", "connect"), latencyRow("handsh
 // groupRow is a column of the groups table, of a group or the total; with has, only where has holds.
 func groupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
 	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left, Sparse: has != nil,
-		Rep: func(x *Rep) Value { return If(has == nil || has(x), Value{Kind: Str, S: f(x.G)}) }}
+		Rep: func(x *Rep) Value {
+			if has != nil && !has(x) {
+				return Value{}
+			}
+			return Value{Kind: Str, S: f(x.G)}
+		}}
 }
 
 // orTotal is s for a group, "" for the total, format.Missing for "".
@@ -69,20 +77,25 @@ var groupRows = []Measure{
 		return g.Host
 	}),
 	groupRow("group_cpus", "cpus", true, nil, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
-	groupRow("group_threads", "threads", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
+	groupRow("group_threads", "threads", false, nil,
+		func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
 	groupRow("group_conns", "conns", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
-	groupRow("group_requests", "requests", false, nil, func(g *results.Group) string { return format.Count(g.Requests) }),
-	groupRow("group_req_per_s", "req/s", false, nil, func(g *results.Group) string { return format.Rate(g.Rate()) }),
-	groupRow("group_errors", "errors", false, nil, func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
+	groupRow("group_requests", "requests", false, nil,
+		func(g *results.Group) string { return format.Count(g.Requests) }),
+	groupRow("group_req_per_s", "req/s", false, nil,
+		func(g *results.Group) string { return format.Rate(g.Rate()) }),
+	groupRow("group_errors", "errors", false, nil,
+		func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
 	groupRow("group_total_p99_ms", "p99 total ms", false, nil, func(g *results.Group) string {
 		return format.QuantileMillis(g.Latency.Total, 99)
 	}),
-	groupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 }, func(g *results.Group) string {
-		if g.CPU == nil {
-			return orTotal(g, "")
-		}
-		return orTotal(g, format.Percent(g.CPU.Busy))
-	}),
+	groupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 },
+		func(g *results.Group) string {
+			if g.CPU == nil {
+				return orTotal(g, "")
+			}
+			return orTotal(g, format.Percent(g.CPU.Busy))
+		}),
 }
 
 // pageLatency is a row of the page's latency table, of a variant's reps merged.

@@ -13,7 +13,12 @@ import (
 
 // withTimeline reads a repetition's timeline analysis; none before timelines.
 func withTimeline(f func(tl *diagnosis.Repetition) Value) func(*Rep) Value {
-	return func(x *Rep) Value { return If(!x.A.Timeline.NoTimeline, f(&x.A.Timeline)) }
+	return func(x *Rep) Value {
+		if x.A.Timeline.NoTimeline {
+			return Value{}
+		}
+		return f(&x.A.Timeline)
+	}
 }
 
 // rateRange is the min, median or max interval rate; JSON has the range whole (rate_range).
@@ -63,7 +68,10 @@ var timeline = []Measure{
 	})},
 	{Key: "other_traffic", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return joined(tl.Traffic, func(t diagnosis.Traffic) string {
-			return map[bool]string{true: strconv.FormatUint(t.Other, 10) + "@" + t.Host}[t.Shared]
+			if !t.Shared {
+				return ""
+			}
+			return strconv.FormatUint(t.Other, 10) + "@" + t.Host
 		})
 	})},
 	{Key: "notes", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},

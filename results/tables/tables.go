@@ -101,7 +101,11 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
-			row = append(row, OrMissing(c.OK, format.Rate(c.Rate)+map[bool]string{true: " FAILED"}[c.Failed]))
+			cell := format.Rate(c.Rate)
+			if c.Failed {
+				cell += " FAILED"
+			}
+			row = append(row, OrMissing(c.OK, cell))
 		}
 		t.Add(row...)
 	}
@@ -280,7 +284,10 @@ func Capacity(c *results.Capacity) Table {
 		">p99 from intended ms", "verdict")
 	for i, rep := range c.Steps {
 		st, g := rep.Step, &rep.Total
-		verdict := map[bool]string{true: "pass", false: "FAIL: " + st.Why}[st.Pass]
+		verdict := "pass"
+		if !st.Pass {
+			verdict = "FAIL: " + st.Why
+		}
 		t.Add(fmt.Sprint(i+1), st.Phase, format.Count(uint64(math.Round(st.Rate))), format.Rate(g.Rate()), format.Share(g.MissedShare()),
 			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99), verdict)
 	}
@@ -303,7 +310,10 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		verdict := map[bool]string{true: "pass", false: "CROSSED"}[cs[i].Passed]
+		verdict := "pass"
+		if !cs[i].Passed {
+			verdict = "CROSSED"
+		}
 		t.Add(verdict, cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
 	}
 	return t

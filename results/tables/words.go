@@ -115,7 +115,10 @@ func OrderLine(r *results.Run) string {
 
 // SweepTitle is the heading of a sweep's table.
 func SweepTitle(sw *analysis.SweepSummary) string {
-	order := map[bool]string{false: "in run order", true: "by value"}[sw.Numeric]
+	order := "in run order"
+	if sw.Numeric {
+		order = "by value"
+	}
 	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, strings.Join(sw.Keys, ", "), order)
 }
 
