@@ -221,7 +221,8 @@ var (
 	SearchPlateau = code("search_plateau", `plateau (not significantly worse than the best, Holm-adjusted `+
 		`t-test on the log scale): {{join .values ", "}}; lowest {{.key}} = {{.lowest}}{{with .caution}}; `+
 		`caution: {{.}}{{end}}`)
-	SearchOnce          = code("search_once", `measured once, so not tested and on no plateau: {{join .values ", "}}`)
+	SearchOnce = code("search_once", `measured once, so not tested and on no plateau: `+
+		`{{join .values ", "}}`)
 	ProfileUnprofiled   = code("profile_unprofiled", `not profiled`)
 	ProfileNoReps       = code("profile_no_reps", `no repetition measured`)
 	ProfileNoSamples    = code("profile_no_samples", `no samples: the server used no CPU in the window`)

@@ -103,7 +103,8 @@ func (d *doc) hostGroups(groups []results.Group) {
 		if len(gs) > 1 {
 			group = "groups"
 		}
-		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, group, strings.Join(ids, ", "), strings.Join(cpus, " "))
+		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, group, strings.Join(ids, ", "),
+			strings.Join(cpus, " "))
 		if measured {
 			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", seconds, format.Percent(busiest))
 		}
