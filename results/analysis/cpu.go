@@ -238,11 +238,11 @@ func cpuList(s string) []int {
 	for _, part := range strings.Split(s, ",") {
 		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
 		a, err := strconv.Atoi(lo)
-		b, errB := a, error(nil)
-		if isRange {
-			b, errB = strconv.Atoi(hi)
+		b := a
+		if isRange && err == nil {
+			b, err = strconv.Atoi(hi)
 		}
-		if err != nil || errB != nil || a < 0 || b-a > 1<<16 {
+		if err != nil || a < 0 || b-a > 1<<16 {
 			continue
 		}
 		for c := a; c <= b; c++ {
@@ -278,7 +278,8 @@ func cpuString(cpus []int) string {
 	return strings.Join(parts, ",")
 }
 
-// Saturation: the server's CPUs busy, or kaeload's, or else connections / mean latency = rate.
+// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or else
+// connections / mean latency = rate.
 type Saturation struct {
 	Judged      bool    // false without a server CPU reading or in an open loop
 	Server      float64 // the server tree's share of its CPUs
@@ -328,15 +329,16 @@ func saturation(rep *results.Rep, ra *RepReport) Saturation {
 	return s
 }
 
-// LittleAgreement: in a closed loop LittleRate and Rate agree within the time between requests.
+// LittleAgreement is how far LittleRate and Rate may differ as a ratio: in a closed loop they agree
+// within the time between requests.
 const LittleAgreement = 0.25
 
-// LittleAgrees: nothing but the requests' latency spaced them.
+// LittleAgrees reports whether nothing but the requests' latency spaced them.
 func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// ServerSharedInMost: the server's CPUs were shared in most repetitions (a verdict measured them too).
+// ServerSharedInMost reports whether most repetitions shared the server's CPUs (a verdict measured them too).
 func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
 }

@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	// ProfileCheckTolerance: samples this far from CPU seconds × rate (or two /proc ticks) agree.
+	// ProfileCheckTolerance is how far samples may be from CPU seconds × rate (or two /proc ticks) and agree.
 	ProfileCheckTolerance = 0.10
 	procTickSeconds       = 0.01 // /proc's CPU time resolution (USER_HZ 100)
 	ProfileTopFunctions   = 10   // how many functions a variant's profile lists
@@ -86,7 +86,8 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// BoundWords: "offloading all crypto (71.3 % of the server's CPU) could make it at most 3.49× faster".
+// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could make
+// it at most 3.49× faster (+249 %)".
 func (v *ProfileVariant) BoundWords() notes.Note {
 	if !v.Available() {
 		return v.Missing
@@ -94,7 +95,7 @@ func (v *ProfileVariant) BoundWords() notes.Note {
 	return notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound)
 }
 
-// BoundCell: "3.49× (+249 %)", "∞" when everything was crypto.
+// BoundCell is the offload bound as a cell: "3.49× (+249 %)", "∞" when everything was crypto.
 func (v *ProfileVariant) BoundCell() string {
 	if math.IsInf(v.Bound, 1) {
 		return "∞"
@@ -102,7 +103,7 @@ func (v *ProfileVariant) BoundCell() string {
 	return fmt.Sprintf("%.2f× (%s)", v.Bound, notes.BoundGain(v.Bound))
 }
 
-// DeltaWords: "+50.71 %, of at most +249 %"; "" without a Δ.
+// DeltaWords is the measured Δ against the baseline's bound: "+50.71 %, of at most +249 %"; "" without a Δ.
 func (v *ProfileVariant) DeltaWords() string {
 	if !v.HasDelta {
 		return ""
@@ -113,7 +114,8 @@ func (v *ProfileVariant) DeltaWords() string {
 	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
 }
 
-// CheckWords: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio 1.00, agrees within 10 %".
+// CheckWords is the samples' self-check: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio 1.00,
+// agrees within 10 %"; zero when not checked.
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
@@ -121,7 +123,7 @@ func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 		"close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
 }
 
-// FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv (kernel), …".
+// FunctionsLine lists the top functions: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv (kernel), …".
 func (v *ProfileVariant) FunctionsLine() string {
 	parts := make([]string, len(v.Functions))
 	for i, f := range v.Functions {
@@ -227,7 +229,8 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	pv.CryptoShare = min(float64(crypto)/total, 1)
 	pv.Bound = 1 / (1 - pv.CryptoShare) // +Inf when all of it was crypto
 	c := &pv.Check
-	if c.Checked = c.Checked && c.Expected > 0; c.Checked {
+	c.Checked = c.Checked && c.Expected > 0
+	if c.Checked {
 		c.Ratio = float64(c.Samples) / c.Expected
 		ticks := 2 * procTickSeconds * float64(spec.Rate) * float64(c.Reps)
 		c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
@@ -245,8 +248,8 @@ type SpeedTable struct {
 	Baseline     int // -1 when not measured: no Δ % columns
 	BaselineName string
 	Variants     []string
-	Commands     []string // by position: the baseline's where it ran it, else the first variant's
-	Rows         []SpeedRow
+	Commands     []string   // by position: the baseline's where it ran it, else the first variant's
+	Rows         []SpeedRow // in order of first appearance; a figure printed twice keeps its first value
 	Failures     []SpeedFailure
 }
 
@@ -334,7 +337,7 @@ func ratio(a, b float64, ok bool) (float64, bool) {
 	return r, true
 }
 
-// Header: "figure", "unit", every variant, then "Δ% NAME" for every other variant.
+// Header is the columns' names: "figure", "unit", every variant, then "Δ% NAME" for every other variant.
 func (t *SpeedTable) Header() []string {
 	h := append([]string{"figure", "unit"}, t.Variants...)
 	for vi, name := range t.Variants {
@@ -398,7 +401,7 @@ func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 // Ratio returns B/A; false when not defined.
 func (p SpeedPair) Ratio() (float64, bool) { return ratio(p.A, p.B, p.HasA && p.HasB) }
 
-// Line: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
+// Line is p in words: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
 func (p SpeedPair) Line() string {
 	s := orMissing(strconv.FormatFloat(p.A, 'f', 1, 64), p.HasA) + " → " +
 		orMissing(strconv.FormatFloat(p.B, 'f', 1, 64), p.HasB) + " " + p.Unit

@@ -3,7 +3,6 @@
 package analysis
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,23 +47,29 @@ type Report struct {
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
 type RepReport struct {
-	Failed                             notes.Note
-	ClientBound, OtherLoad             notes.Note
-	ClientBoundGroups, OtherLoadGroups []int // the flagged groups' indexes
-	// Why an open loop missed starts, slots' backoffs, starts due and missed, requests unanswered.
-	Missed, Backoff, OpenLoop, Unanswered notes.Note
-	ClientCPU                             ClientCPU
-	Spread                                *Spread              // nil with fewer than two groups
-	Timeline                              diagnosis.Repetition // NoTimeline for old runs
-	Events                                []KernelEvent        // the kernel events on its timeline
-	// Server-side lines: other load on its CPUs, a client group on them, neither side busy.
-	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
-	ServerCPUs                                *ServerCPUUse // nil when not recorded
-	Saturation                                Saturation
-	MostOthers                                *GroupCPU // the pinned Own group others took most of; nil: none
+	Failed            notes.Note
+	ClientBound       notes.Note // the client-bound groups, indexed by ClientBoundGroups
+	OtherLoad         notes.Note // the groups under other load, indexed by OtherLoadGroups
+	ClientBoundGroups []int
+	OtherLoadGroups   []int
+	Missed            notes.Note // why an open loop missed starts
+	Backoff           notes.Note // how often slots backed off
+	OpenLoop          notes.Note // the total's starts due and missed
+	Unanswered        notes.Note // the requests unanswered at the window's end
+	ClientCPU         ClientCPU
+	Spread            *Spread              // nil with fewer than two groups
+	Timeline          diagnosis.Repetition // NoTimeline for old runs
+	Events            []KernelEvent        // the kernel events on its timeline
+	ServerOtherLoad   notes.Note           // other load on the server's CPUs
+	SharedCPUs        notes.Note           // a client group on the server's CPUs
+	NotSaturated      notes.Note           // neither side busy
+	ServerCPUs        *ServerCPUUse        // nil when not recorded
+	Saturation        Saturation
+	MostOthers        *GroupCPU // the pinned Own group others took most of (the first of equals); nil: none
 }
 
-// Flagged: the repetition measured something besides the server (client-bound, other load, shared CPUs).
+// Flagged reports whether the repetition measured something besides the server: client-bound, other
+// load on either side's CPUs, shared CPUs.
 func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
 
 func (ra RepReport) flags() []notes.Note {
@@ -300,6 +305,7 @@ type RunsCell struct {
 }
 
 // AnalyzeRuns compares stored runs with runs[0], variant by variant of the same name.
+// The labels name the runs ("" gives "run N"): none or one per run.
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")
@@ -308,10 +314,12 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 		return nil, fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
 	}
 	rr := &RunsReport{Names: make([]string, len(runs))}
-	labels = append(labels, make([]string, len(runs)-len(labels))...)
 	var order []string
 	for i, r := range runs {
-		rr.Names[i] = cmp.Or(labels[i], fmt.Sprintf("run %d", i+1))
+		rr.Names[i] = fmt.Sprintf("run %d", i+1)
+		if len(labels) > 0 && labels[i] != "" {
+			rr.Names[i] = labels[i]
+		}
 		rr.Runs = append(rr.Runs, Analyze(r))
 		for _, v := range r.Variants {
 			if !slices.Contains(order, v.Name) {
@@ -353,13 +361,15 @@ func runComparisons(runs []*results.Run, rr *RunsReport) {
 	}
 }
 
-// SlowerRuns: the variants significantly slower than in the reference by more than limitPct %.
+// SlowerRuns returns the later runs' variants significantly slower than in the reference by more than
+// limitPct %.
 func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
 	var out notes.List
 	for _, rv := range rr.Variants {
 		for i, cell := range rv.Cells[1:] {
 			if c := cell.Summary.Comparison; cell.Present && c.Significant && c.DeltaPct < -limitPct {
-				out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i+1], "comparison", c))
+				out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i+1],
+					"comparison", c))
 			}
 		}
 	}
@@ -391,7 +401,10 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 		}
 		delete(plan, "seed")
 		delete(plan, "seed_set")
-		b, _ := json.Marshal(plan) // map keys sorted: canonical
+		b, err := json.Marshal(plan) // map keys sorted: canonical
+		if err != nil {
+			return string(raw)
+		}
 		return string(b)
 	}
 	ref := compact(runs[0].Plan)
@@ -508,7 +521,10 @@ func shown(key string, v any, in bool) string {
 	case []any:
 		return fmt.Sprintf("[%d items]", len(x))
 	case nil:
-		return map[bool]string{true: "null", false: "absent"}[in]
+		if in {
+			return "null"
+		}
+		return "absent"
 	}
 	return fmt.Sprint(v)
 }

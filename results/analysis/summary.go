@@ -50,12 +50,14 @@ type VariantSummary struct {
 	ClientCPUSeconds, ServerCPUSeconds   float64
 	ClientCPURequests, ServerCPURequests uint64
 	// Requests per server CPU-second (ServerCPURates), in a family of their own.
-	ServerCPUStats        stats.Stats
-	ServerCPUComparison   stats.Comparison
-	Best, Plateau         bool       // faster than every other of its sweep; none is faster
-	MDESpread             notes.Note // the repetitions that alone make most of the MDE's spread
-	Caveat, VerdictCaveat notes.Note // what else it measured; and the baseline's, their differences
-	serverOthers          []float64  // others' share of the server's CPUs, per repetition measured
+	ServerCPUStats      stats.Stats
+	ServerCPUComparison stats.Comparison
+	Best                bool       // significantly faster than every other of its sweep
+	Plateau             bool       // none of its sweep is significantly faster
+	MDESpread           notes.Note // the repetitions that alone make most of the MDE's spread
+	Caveat              notes.Note // what else its figures measured
+	VerdictCaveat       notes.Note // Caveat, the baseline's and their differences, for the verdict
+	serverOthers        []float64  // others' share of the server's CPUs, per repetition measured
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
@@ -223,9 +225,9 @@ type ProbeSummary struct {
 	Name          string  `json:"name"`
 	N             int     `json:"n"` // readings that succeeded
 	Failed        int     `json:"failed,omitempty"`
-	FirstError    string  `json:"first_error,omitempty"`
-	MeanDelta     float64 `json:"mean_delta"` // of the good deltas
-	PerRequest    float64 `json:"-"`          // their sum over the same repetitions' requests
+	FirstError    string  `json:"first_error,omitempty"` // the first failure's
+	MeanDelta     float64 `json:"mean_delta"`            // of the good deltas
+	PerRequest    float64 `json:"-"`                     // their sum over the same repetitions' requests
 	HasPerRequest bool    `json:"-"`
 }
 
@@ -236,7 +238,10 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 			p := cmp.Or(probes[name], &ProbeSummary{Name: name})
 			probes[name] = p
 			if pr.Error != "" {
-				p.Failed, p.FirstError = p.Failed+1, cmp.Or(p.FirstError, pr.Error)
+				if p.Failed == 0 {
+					p.FirstError = pr.Error
+				}
+				p.Failed++
 				continue
 			}
 			p.N++
@@ -274,8 +279,8 @@ func probeWarnings(vs []VariantSummary) notes.List {
 	var ws notes.List
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		if a := byName[name]; a.Failed > 0 {
-			ws = append(ws, notes.New(notes.ProbeFailed, "probe", name, "failed", a.Failed, "read", a.N+a.Failed,
-				"variants", variants[name], "first", a.FirstError))
+			ws = append(ws, notes.New(notes.ProbeFailed, "probe", name, "failed", a.Failed,
+				"read", a.N+a.Failed, "variants", variants[name], "first", a.FirstError))
 		}
 	}
 	return ws

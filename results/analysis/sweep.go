@@ -80,6 +80,7 @@ func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Compar
 }
 
 // sweepPlateau is PairPlateau in indexes of samples; with no pair tested it claims nothing but Top.
+// Samples with one value stay on the plateau, empty ones on none; values never compared are not ranked.
 func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSummary {
 	j := stats.PairPlateau(samples, agree)
 	sw := SweepSummary{Top: j.Top, Best: -1, Family: j.Family, Caution: j.Caution}
@@ -168,7 +169,8 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	for n, vis := range s.Visits {
 		k := slices.IndexFunc(sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant })
 		if k < 0 {
-			k, sum.Points = len(sum.Points), append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant,
+			k = len(sum.Points)
+			sum.Points = append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant,
 				Index: slices.Index(s.Values, vis.Value)})
 		}
 		p := &sum.Points[k]
@@ -350,7 +352,8 @@ func readPlan(raw json.RawMessage) (p planView) {
 	return p
 }
 
-// Hints: max_version "1.2" for a variant that offered TLS 1.3 but negotiated only TLS 1.2.
+// Hints say what a reader could change to measure more cheaply: max_version "1.2" for a variant that
+// offered TLS 1.3 but negotiated only TLS 1.2.
 func Hints(r *results.Run) notes.List {
 	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
 		return nil

@@ -124,7 +124,8 @@ func OpenLoopLine(t *results.Group) notes.Note {
 	if l := t.Window.Length().Seconds(); l > 0 {
 		asked = float64(t.Scheduled) / l
 	}
-	return noteIf(t.Scheduled > 0, notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed, "scheduled", t.Scheduled, "share", t.MissedShare())
+	return noteIf(t.Scheduled > 0, notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed,
+		"scheduled", t.Scheduled, "share", t.MissedShare())
 }
 
 // Capacities are every variant's capacity search; nil for another run.
@@ -153,7 +154,8 @@ func Capacities(r *results.Run) []results.Capacity {
 	return out
 }
 
-// CapacityLine: "capacity under 20 ms p99 handshake: baseline 41,000/s, kae 96,000/s (+134 %)".
+// CapacityLine is the capacity searches' knees: "capacity under 20 ms p99 handshake: baseline 41,000/s,
+// kae 96,000/s (+134 %)".
 func CapacityLine(r *results.Run) notes.Note {
 	cs := Capacities(r)
 	if cs == nil {
@@ -208,7 +210,7 @@ func (c *ThresholdCheck) Shown() string {
 	return format.Number(v) // the counts
 }
 
-// Line: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
+// Line is c's verdict: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
 func (c *ThresholdCheck) Line() notes.Note {
 	return notes.New(notes.ThresholdChecked, "passed", c.Passed, "check", crossedLine(c))
 }
@@ -278,6 +280,7 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 	default:
 		return 0, false
 	}
+	// A timeline metric needs each repetition's figure; no timeline, unread overflows, unjudged stalls: none.
 	var sum float64
 	for _, d := range inside {
 		n, ok := float64(len(d.Diagnoses)), !d.NoTimeline
@@ -323,7 +326,7 @@ func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
 	return cs
 }
 
-// Misaligned: rep's groups' windows started or ended over 1 % apart.
+// Misaligned reports whether rep's groups' windows started or ended over 1 % apart.
 func Misaligned(rep *results.Rep) bool {
 	s := rep.WindowSpread
 	return s != nil && 100*max(s.Start, s.End) > rep.Total.Window.Length()
@@ -371,7 +374,11 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 		}
 	}
 	maps.DeleteFunc(counts, func(_ string, n uint64) bool { return n == 0 })
-	return results.ParseHandshake(append(ranked(counts, strings.Compare), "")[0]) // the most negotiated
+	top := ranked(counts, strings.Compare)
+	if len(top) == 0 {
+		return results.Handshake{}, false
+	}
+	return results.ParseHandshake(top[0]) // the most negotiated
 }
 
 // handshakeCaveat names the handshake's parts that differ from the baseline's (measured too).

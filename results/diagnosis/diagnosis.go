@@ -79,25 +79,24 @@ type Counter struct {
 	Unread int    `json:"unread,omitempty"`
 }
 
-// Repetition is what the diagnosis found in one repetition; NoTimeline (a run stored before
-// timelines) sets nothing else, Range is nil when no interval is long enough to judge.
+// Repetition is what the diagnosis found in one repetition.
 type Repetition struct {
 	Variant      string        `json:"variant"`
 	Rep          int           `json:"rep"`
-	NoTimeline   bool          `json:"no_timeline,omitempty"`
+	NoTimeline   bool          `json:"no_timeline,omitempty"` // stored before timelines: nothing else set
 	Interval     time.Duration `json:"interval,omitempty"`
-	Range        *RateRange    `json:"range,omitempty"`
-	Stalls       []Stall       `json:"stalls,omitempty"`
+	Range        *RateRange    `json:"range,omitempty"`         // nil: no interval long enough to judge
+	Stalls       []Stall       `json:"stalls,omitempty"`        // in time order
 	StallsJudged bool          `json:"stalls_judged,omitempty"` // else Unjudged says why
 	// ListenOverflows is the target's listener's drops where read (at most the server hosts'
 	// count), else the server hosts' where the run shows them (0: another listener's); nil unread.
 	ListenOverflows *uint64      `json:"listen_overflows,omitempty"`
-	Listener        *Listener    `json:"listener,omitempty"`
-	HostOnly        []HostOnly   `json:"host_only,omitempty"`
+	Listener        *Listener    `json:"listener,omitempty"`  // nil for a run stored before it
+	HostOnly        []HostOnly   `json:"host_only,omitempty"` // counter changes not attributable to the run
 	Traffic         []Traffic    `json:"traffic,omitempty"`
-	Hosts           []HostCounts `json:"hosts,omitempty"` // in the timeline's order
-	Diagnoses       []Diagnosis  `json:"diagnoses,omitempty"`
-	Unjudged        notes.List   `json:"unjudged,omitempty"` // the rules that could not judge, and why
+	Hosts           []HostCounts `json:"hosts,omitempty"`     // in the timeline's order
+	Diagnoses       []Diagnosis  `json:"diagnoses,omitempty"` // in the order of the Rule constants
+	Unjudged        notes.List   `json:"unjudged,omitempty"`  // the rules that could not judge, and why
 }
 
 // RateRange is the spread of the judged intervals' rates (successes/s).
@@ -116,10 +115,10 @@ type Stall struct {
 	Median float64       `json:"median"`
 }
 
-// Options: the variant's repetition noise (sd of ln rate, 0 unknown) and the equivalence margin (0: 2 %).
+// Options are what a repetition's diagnosis needs beyond its record, as fractions.
 type Options struct {
-	RepNoise float64
-	Margin   float64
+	RepNoise float64 // the variant's repetition noise, sd of ln rate (0: unknown)
+	Margin   float64 // the equivalence margin (0: 2 %)
 }
 
 // Run diagnoses every repetition of r: out[i][j] is r.Variants[i].Reps[j]'s.

@@ -25,24 +25,24 @@ func (h *HostOnly) Line() string {
 	return h.Figure + ": " + NotTheRun + ": " + h.Own
 }
 
-// Listener is the target's listener over a window (results.ListenQueue): Drops over the Read
-// intervals, MaxQueue the longest queue a boundary found, Full how many found it at Backlog.
+// Listener is the target's listener over a window (results.ListenQueue).
 type Listener struct {
 	Host        string `json:"host"`
 	Port        int    `json:"port"`
 	Unavailable string `json:"unavailable,omitempty"` // why it was not read
-	Drops       uint64 `json:"drops"`
+	Drops       uint64 `json:"drops"`                 // over Read intervals; a lower bound when Unread > 0
 	Read        int    `json:"read"`
 	Unread      int    `json:"unread,omitempty"`
-	Backlog     uint64 `json:"backlog,omitempty"`
-	MaxQueue    uint64 `json:"max_queue"`
-	Full        int    `json:"full,omitempty"`
+	Backlog     uint64 `json:"backlog,omitempty"` // the accept queue's limit
+	MaxQueue    uint64 `json:"max_queue"`         // the longest queue a boundary found
+	Full        int    `json:"full,omitempty"`    // the boundaries that found it at Backlog
 }
 
 // Measured says whether its drops were read in some window interval.
 func (l *Listener) Measured() bool { return l != nil && l.Unavailable == "" && l.Read > 0 }
 
-// Words: "port 8443 on local: dropped nothing, its accept queue at most 3 of 511".
+// Words is l in words: "port 8443 on local: dropped nothing, its accept queue at most 3 of 511", or
+// why it was not read.
 func (l *Listener) Words() string {
 	return notes.New(notes.ListenerWords, "port", l.Port, "host", l.Host, "unavailable", l.Unavailable, "read", l.Read,
 		"drops", l.Drops, "unread", l.Unread, "max_queue", l.MaxQueue, "backlog", l.Backlog, "full", l.Full).String()
@@ -74,18 +74,17 @@ func windowListener(t *results.Timeline) *Listener {
 	return l
 }
 
-// Traffic cross-checks a host's opens (ActiveOpens where clients run, else PassiveOpens) with the
-// run's connects: Shared when Other, the opens beyond, exceed the window's edges (slots, 2 % of Own).
+// Traffic cross-checks a host's opens with the run's connects.
 type Traffic struct {
 	Host    string `json:"host"`
-	Counter string `json:"counter"`
+	Counter string `json:"counter"` // ActiveOpens where clients run, else PassiveOpens
 	Opens   uint64 `json:"opens"`
-	Own     uint64 `json:"own"`
-	Other   uint64 `json:"other"`
-	Shared  bool   `json:"shared"`
+	Own     uint64 `json:"own"`    // the run's connects
+	Other   uint64 `json:"other"`  // the opens beyond Own
+	Shared  bool   `json:"shared"` // Other exceeds the window's edges (slots, 2 % of Own): other traffic
 }
 
-// Words: "ActiveOpens +2,057 on local, kaeload's connects 1,802: other traffic shared …".
+// Words is t in words: "ActiveOpens +2,057 on local, kaeload's connects 1,802: other traffic shared …".
 func (t *Traffic) Words() string {
 	return notes.New(notes.TrafficWords, "counter", t.Counter, "opens", t.Opens, "host", t.Host, "own", t.Own,
 		"shared", t.Shared, "other", t.Other).String()

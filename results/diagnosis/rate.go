@@ -117,7 +117,8 @@ func (w *window) stallDiagnosis() ([]Diagnosis, string) {
 		in += s.End - s.Start
 	}
 	outside := slices.DeleteFunc(slices.Clone(w.all), func(p results.Point) bool {
-		return slices.ContainsFunc(w.stallList, func(s Stall) bool { return p.Start >= s.Start && p.End() <= s.End })
+		within := func(s Stall) bool { return p.Start >= s.Start && p.End() <= s.End }
+		return slices.ContainsFunc(w.stallList, within)
 	})
 	all, rest := rateOf(w.all), rateOf(outside)
 	cons := notes.New(notes.StallsConsequence, "all", all, "rest", rest)
@@ -126,8 +127,9 @@ func (w *window) stallDiagnosis() ([]Diagnosis, string) {
 	}
 	figure := fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "),
 		format.Rate(w.median), seconds(in), seconds(w.length))
-	return []Diagnosis{{Stalls: w.stallList, Figure: figure, Consequence: cons, Fix: notes.New(notes.StallsFix),
-		Cause: notes.New(notes.StallsCause, "median", w.median, "spans", spans)}}, ""
+	cause := notes.New(notes.StallsCause, "median", w.median, "spans", spans)
+	return []Diagnosis{{Stalls: w.stallList, Figure: figure, Cause: cause, Consequence: cons,
+		Fix: notes.New(notes.StallsFix)}}, ""
 }
 
 // notSteady is RuleNotSteady: the thirds' rates beyond the intervals' noise, the runs' and the margin.

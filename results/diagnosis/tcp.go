@@ -12,16 +12,18 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is a host's TCP counters' growth over a window (the JSON summary keys it by Name), each
-// of its Counters (in the kernel's order) in Values or Unavailable; Unread: intervals not read.
+// HostCounts is a host's TCP counters' growth over a window, each of its Counters in exactly one of
+// Values and Unavailable.
 type HostCounts struct {
-	Name        string            `json:"-"`
-	Client      bool              `json:"client,omitempty"`
-	Server      bool              `json:"server,omitempty"`
-	Shared      bool              `json:"shared,omitempty"` // counts each connection once a side
-	Counters    []string          `json:"-"`
-	Values      map[string]uint64 `json:"deltas"`
-	Unread      map[string]int    `json:"intervals_not_read,omitempty"`
+	Name     string            `json:"-"` // the JSON summary keys a host by it
+	Client   bool              `json:"client,omitempty"`
+	Server   bool              `json:"server,omitempty"`
+	Shared   bool              `json:"shared,omitempty"` // counts each connection once a side
+	Counters []string          `json:"-"`                // in the kernel's order
+	Values   map[string]uint64 `json:"deltas"`
+	// Unread counts the intervals a counter was not read in: the value is then a lower bound.
+	Unread map[string]int `json:"intervals_not_read,omitempty"`
+	// Unavailable says why a counter has no value: never a zero.
 	Unavailable map[string]string `json:"not_available,omitempty"`
 }
 
@@ -244,8 +246,8 @@ func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
 	return out, ""
 }
 
-// Storm: at least MinResets resets and ResetShare of the opens; without failed requests only
-// those beyond the aborts at close count (Connection: close's race, docs/diagnoses.md).
+// Storm reports whether resets are a storm: at least MinResets and ResetShare of the opens; without
+// failed requests only those beyond the aborts at close count (Connection: close's race, docs/diagnoses.md).
 func Storm(resets, aborts, failed, opens uint64) bool {
 	if failed == 0 {
 		resets -= min(resets, aborts)

@@ -34,6 +34,7 @@ var (
 		{{- else if not .errors}}no request ended at all{{end}})`)
 	ErrorsOverMax = code("errors_over_max", `errors were {{share .share}} of the window's attempts, more than `+
 		`max_errors {{share .max}}`)
+	// FailedText is a failure (or profile reason) stored as a sentence.
 	FailedText = code("failed_text", `{{.text}}`)
 	BackedOff  = code("backed_off", `BACKED OFF: connection slots waited {{count .backoffs}} times before `+
 		`their next try because their connects kept failing ({{count .fails}} connect errors, counted as usual): `+
@@ -75,21 +76,26 @@ var (
 		`was set by the connections in flight ({{if .latency_us}}{{.connections}} / {{millis .latency_us}} ms `+
 		`mean latency ≈ {{rate .little}} req/s; measured {{rate .rate}} req/s{{else}}the mean latency was not `+
 		`measured{{end}}); raise connections or groups`)
+	// Flagged joins the flags of a window.
 	Flagged = code("flagged", `{{join .notes "; "}}`)
-	InRep   = code("in_rep", `variant {{.variant}}, repetition {{.rep}}: {{.note}}`)
-	// Caveat: flag is a key of caveatWords; baseline: the repetitions are the baseline's.
+	// InRep is a repetition's note as a run-wide line.
+	InRep = code("in_rep", `variant {{.variant}}, repetition {{.rep}}: {{.note}}`)
+	// Caveat has flag, a key of caveatWords, and baseline when the repetitions are the baseline's.
 	Caveat = code("caveat",
 		`{{$c := caveatWords .flag}}{{$of := and .baseline "the baseline"}}{{if most .reps .n}}
 		{{- with $of}}{{.}} {{index $c 0}}: {{index $c 1}} in {{$.reps}} of its {{$.n}} repetitions
 		{{- else}}{{index $c 0}}: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{end}}
 		{{- else}}caution: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{with $of}} of {{.}}{{end}}{{end}}`)
+	// Unjudged says that a diagnosis rule could not judge a repetition.
 	Unjudged      = code("unjudged", `{{.title}}: {{.why}}`)
 	ServerShare   = code("server_share", `client and server share {{cpus .common}}`)
 	ServerBusiest = code("server_busiest",
 		`OTHER LOAD on the server's {{cpus .cpus}}{{if has . "comm"}}, busiest {{.comm}} (pid {{.pid}}
 		{{- if .nice}}, nice {{.nice}}{{end}}){{end}}`)
+	// NotMeasured is a variant the run gave up on.
 	NotMeasured = code("not_measured", `variant {{.variant}}{{if .reps}} after `+
 		`{{plural .reps "repetition"}}{{end}}: {{.reason}}`)
+	// PartialWindow is a window an interrupt or a lost worker cut short.
 	PartialWindow = code("partial_window", `variant {{.variant}} rep {{.rep}}: `+
 		`{{$lost := has . "lost_group"}}{{if $lost}}FAILED, the run is INCOMPLETE: group `+
 		`{{.lost_group}}{{with .lost_host}} on host {{.}}{{end}} was lost `+
@@ -119,13 +125,14 @@ var (
 		`{{.rounds}}, as much as the difference called significant for {{join .names ", "}} `+
 		`({{range $i, $d := .deltas}}{{if $i}}, {{end}}{{delta $d}}{{end}}): drift alone can make or hide a `+
 		`difference of that size; rerun on a steadier machine or with more rounds`)
+	// MDESpread lists the repetitions that inflate a comparison's MDE.
 	MDESpread   = code("mde_spread", `{{join .reps ", "}}`)
 	SpreadRep   = code("spread_rep", `{{.variant}} rep {{.rep}} ({{rate .rate}} req/s)`)
 	ProbeFailed = code("probe_failed", `probe {{.probe}} failed in {{.failed}} of {{.read}} windows `+
 		`(variant{{if ne (len .variants) 1}}s{{end}} {{join .variants ", "}}): {{plain .first}}; no delta was `+
 		`recorded there, and a threshold on the probe is crossed`)
 	Capacity = code("capacity", `capacity under {{template "-targets" .spec}}: {{join .knees ", "}}`)
-	// CapacityKnee: delta, against the baseline's knee, absent when none.
+	// CapacityKnee has delta, against the baseline's knee, absent when none.
 	CapacityKnee = code("capacity_knee", `{{.variant}} {{template "-knee" .}}{{if has . "delta"}} `+
 		`({{printf "%+.0f" (mul .delta 100)}} %){{end}}`)
 	MetricsServed = code("metrics_served",
@@ -139,8 +146,9 @@ var (
 			`scraped ({{range $i, $w := .}}{{if $i}}, {{end}}{{$w.Variant}} rep {{add $w.Rep 1}}{{end}})
 		{{- else}}, and every window's were{{end}}{{end}}
 		{{- else}}live metrics served{{end}}`)
+	// Caveats joins a variant's caveats.
 	Caveats = code("caveats", `{{join .notes "; "}}`)
-	// Interrupted: one a later repetition measures adds variant and index (0-based).
+	// Interrupted has variant and index (0-based) when a later repetition measures the window.
 	Interrupted = code(results.WarnInterrupted, `{{.label}} was interrupted and is not included`)
 	SpeedFailed = code("speed_failed", `variant {{.variant}}: speed command {{printf "%q" .command}}: `+
 		`{{.error}}`)
@@ -149,12 +157,13 @@ var (
 	SearchNotUnimodal = code("search_not_unimodal", `search {{.series}}: the coarse pass is not unimodal `+
 		`(local bests at {{.key}} = {{.values}}): the search refined around each; look at the chart before `+
 		`trusting one best value`)
-	// SearchUnrefined: values are the coarse pass's, when the budget covered it.
+	// SearchUnrefined has values, the coarse pass's, when the budget covered it.
 	SearchUnrefined = code("search_unrefined", `search {{.series}}: a budget of {{.budget}} windows covers `+
 		`only {{with .values}}the coarse pass: no refinement, the best value is only the best of `+
 		`{{.}}{{else}}both ends and the predicted value with its neighbours: no refinement{{end}}`)
+	// PlanWarning is a scenario warning as the compiler words it.
 	PlanWarning = code("plan_warning", `{{.text}}`)
-	// The kinds of ports.Shortage (fix: a ports.Fix* value).
+	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's kinds (fix: a ports.Fix* value).
 	PortsTooMany = code("ports_too_many", `{{.per}} connections at once {{template "-to" .}} need as many `+
 		`client ports, but {{template "-range" .}}: the rest fail with EADDRNOTAVAIL; {{if eq .fix "widen"}}run: `+
 		`{{template "-widen"}} (64512 ports){{else}}no port range is that wide: {{template "-spread"}}{{end}}`)
@@ -188,6 +197,7 @@ var (
 		`{{pHolm .comparison}})`)
 	UnansweredAtEnd = code("unanswered_at_end", `{{with .stages}}{{template "-stages" .}}{{end}} at the `+
 		`window's end`)
+	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
 	PlansCompared = code("plans_compared", `plans: {{if .differ}}{{join .differ ", "}} ran a different plan `+
 		`than {{.ref}}{{if .lines}}; what differs, field by field:{{else}} (see each run's `+
 		`plan){{end}}{{else if .lines}}identical; the hosts differ from `+
@@ -195,9 +205,10 @@ var (
 	PlanDiff       = code("plan_diff", `  {{.run}}: {{.diff}}`)
 	ServerInfoDiff = code("server_info_diff", `  {{.run}}: server info of {{.variant}}, {{.command}}: `+
 		`{{.from}} → {{.to}}`)
-	// BaselineMissing: yet when the run was cut short.
+	// BaselineMissing has yet when the run was cut short.
 	BaselineMissing = code("baseline_missing", `not measured{{if .yet}} yet{{end}}`)
-	SearchHead      = code("search_head", `search {{.series}}: {{.key}} over {{.grid}} values ({{.first}} … `+
+	// SearchHead is the search's first line, then SearchNone or SearchBest and the others.
+	SearchHead = code("search_head", `search {{.series}}: {{.key}} over {{.grid}} values ({{.first}} … `+
 		`{{.last}}), {{if eq .objective p99}}minimize p99 handshake{{else}}maximize {{.objective}}{{end}}: `+
 		`{{.windows}} windows of a budget of {{.budget}}; the full grid would need {{.grid}}`)
 	SearchNone = code("search_none", `no window measured yet`)
@@ -210,12 +221,13 @@ var (
 	SearchPlateau = code("search_plateau", `plateau (not significantly worse than the best, Holm-adjusted `+
 		`t-test on the log scale): {{join .values ", "}}; lowest {{.key}} = {{.lowest}}{{with .caution}}; `+
 		`caution: {{.}}{{end}}`)
-	SearchOnce          = code("search_once", `measured once, so not tested and on no plateau: {{join .values ", "}}`)
+	SearchOnce = code("search_once", `measured once, so not tested and on no plateau: `+
+		`{{join .values ", "}}`)
 	ProfileUnprofiled   = code("profile_unprofiled", `not profiled`)
 	ProfileNoReps       = code("profile_no_reps", `no repetition measured`)
 	ProfileNoSamples    = code("profile_no_samples", `no samples: the server used no CPU in the window`)
 	ProfileNotAvailable = code("profile_not_available", `profile not available: {{join .reasons "; "}}`)
-	// ProfileBound: bound +Inf when all was crypto.
+	// ProfileBound has bound +Inf when all was crypto.
 	ProfileBound = code("profile_bound", `offloading all crypto ({{percent1 .share}} of the server's CPU) `+
 		`{{if infinite .bound}}leaves no bound: the server did nothing else{{else}}could make it at most `+
 		`{{printf "%.2f" .bound}}× faster ({{template "-gain" .bound}}){{end}}`)
@@ -231,7 +243,7 @@ var (
 		`the server's overflow counters are not available: probably its accept queue overflowed{{else}}the `+
 		`server's accept queue overflowed: connections completed their handshake faster than the server accepted `+
 		`them, and the kernel dropped the excess{{end}}`)
-	// AcceptQueueConsequence: slow (connects of 1 s or more) absent when none.
+	// AcceptQueueConsequence has slow, the connects of 1 s or more, absent when none.
 	AcceptQueueConsequence = code("accept_queue_consequence", `{{with .slow}}{{count .}} connects waited 1 s `+
 		`or more: {{end}}a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s `+
 		`later, then 2 s more{{if .slow}};{{else}}:{{end}} those connects measured the kernel's back-off, not `+
@@ -255,11 +267,11 @@ var (
 		`TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel `+
 		`logs "TCP: time wait bucket table overflow"; with short connections the side that closes first holds `+
 		`every connection in TIME_WAIT for 60 s`)
-	// TimeWaitFix: per_s and per_min (rounded) absent when not known.
+	// TimeWaitFix has per_s and per_min (rounded), absent when not known.
 	TimeWaitFix = code("time_wait_fix", `raise net.ipv4.tcp_max_tw_buckets on {{.host}} above the connections `+
 		`it closes in 60 s{{if has . "per_s"}} (at this window's {{rate .per_s}} connections/s, more than `+
 		`{{count .per_min}}){{end}}`)
-	// ResetsCause: share (resets per connection) absent when above 1 or unknown.
+	// ResetsCause has share (resets per connection), absent when above 1 or unknown.
 	ResetsCause = code("resets_cause", `{{.host}} sent {{if has . "share"}}as many resets as `+
 		`{{percent .share}} of its connections{{else}}more resets than connections{{end}}: `+
 		`connections ended by a reset, not a close`)
@@ -273,10 +285,10 @@ var (
 		`error log): an end that closes with bytes unread resets (TCPAbortOnClose, TCPAbortOnData); `+
 		`net.ipv4.tcp_abort_on_overflow=1 resets on a full accept queue instead of dropping; a full conntrack `+
 		`table or a firewall resets too`)
-	// StallsCause: spans are [][2]float64 seconds.
+	// StallsCause has spans, [][2]float64 seconds.
 	StallsCause = code("stalls_cause", `the rate fell below half the window's median ({{rate .median}} req/s) `+
 		`at {{range $i, $s := .spans}}{{if $i}}, {{end}}{{span (index $s 0) (index $s 1)}}{{end}}`)
-	// StallsConsequence: below (1 − all/rest) absent with no rate outside the stalls.
+	// StallsConsequence has below (1 − all/rest), absent with no rate outside the stalls.
 	StallsConsequence = code("stalls_consequence", `the window's rate, {{rate .all}} req/s, averages the `+
 		`stalls in{{if has . "below"}}: it is {{percent .below}} below the rate outside them, `+
 		`{{rate .rest}} req/s{{end}}`)
@@ -462,12 +474,13 @@ var caveatWords = map[Code][2]string{
 // MisalignedWords name a repetition whose groups' windows were over 1 % apart.
 const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
-// KneeWords: "41,000/s", "≥ 1,000,000/s" (every step passed), "< 1,000/s" (none did) or "-".
+// KneeWords is a capacity in words: "41,000/s", "≥ 1,000,000/s" (every step passed), "< 1,000/s" (none
+// did) or "-".
 func KneeWords(c *results.Capacity, from float64) string {
 	return say("-knee", Args{"knee": c.Knee, "from": from, "steps": len(c.Steps), "below_from": c.BelowFrom, "at_max": c.AtMax})
 }
 
-// TargetWords: "20 ms p99 handshake", "50 ms p99 total".
+// TargetWords names a capacity search's targets: "20 ms p99 handshake", "50 ms p99 total".
 func TargetWords(s *results.CapacitySpec) string { return say("-targets", s) }
 
 // millisWords: "20 ms", "2.5 ms".
@@ -490,18 +503,19 @@ func portCount(f float64) string {
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
 
-// BoundGain: "+249 %", "+∞".
+// BoundGain is an offload bound as a gain: "+249 %", "+∞".
 func BoundGain(bound float64) string { return say("-gain", bound) }
 
-// Seconds: "4.0 s".
+// Seconds writes a time in a window in seconds: "4.0 s".
 func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" }
 
-// Span: "3.0–5.0 s".
+// Span writes a stretch of a window: "3.0–5.0 s".
 func Span(start, end float64) string {
 	return strconv.FormatFloat(start, 'f', 1, 64) + "–" + Seconds(end)
 }
 
-// Percent: "4.5 %", two significant digits below 1 % ("0.026 %") lest a small share read as none.
+// Percent writes a fraction as "4.5 %", two significant digits below 1 % ("0.026 %") lest a small share
+// read as none.
 func Percent(f float64) string {
 	if p := f * 100; p != 0 && p > -1 && p < 1 {
 		return strconv.FormatFloat(p, 'g', 2, 64) + " %"

@@ -42,8 +42,10 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		if r.Interrupted {
 			notes = append(notes, "INTERRUPTED")
 		}
-		if n := len(m.Warnings); n > 0 {
-			notes = append(notes, fmt.Sprintf("%d warning%s", n, map[bool]string{true: "s"}[n > 1]))
+		if n := len(m.Warnings); n == 1 {
+			notes = append(notes, "1 warning")
+		} else if n > 1 {
+			notes = append(notes, fmt.Sprintf("%d warnings", n))
 		}
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}

@@ -42,7 +42,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		v := &r.Variants[i]
 		for j := range v.Reps {
 			x := measure.NewRep(m, i, j)
-			row(v, strconv.Itoa(v.Reps[j].Index+1), func(c measure.Column) string { return c.OfRep(x).Text() })
+			row(v, strconv.Itoa(v.Reps[j].Index+1),
+				func(c measure.Column) string { return c.OfRep(x).Text() })
 		}
 		x := measure.NewVariant(m, i)
 		row(v, "all", func(c measure.Column) string { return c.OfVariant(x).Text() })
@@ -62,7 +63,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			for _, p := range map[string][]results.Rep{"partial": v.Partial, "excluded": v.Excluded}[mark] {
 				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[mark][0]}
 				lines[mark] = lines[mark][1:]
-				row(v, strconv.Itoa(p.Index+1)+" "+mark, func(c measure.Column) string { return c.OfRep(x).Text() })
+				row(v, strconv.Itoa(p.Index+1)+" "+mark,
+					func(c measure.Column) string { return c.OfRep(x).Text() })
 			}
 		}
 	}
@@ -94,8 +96,9 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 			for _, fn := range v.Functions {
 				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
 			}
+			bound := floatCell(v.Bound, !math.IsInf(v.Bound, 1))
 			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""},
-				[]string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
+				[]string{v.Name, "offload_bound", "", "", "", "", bound, ""})
 			if v.HasDelta {
 				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
 			}

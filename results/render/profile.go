@@ -39,15 +39,17 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 			if fn == "[unknown]" {
 				name = "[unknown] in " + lib // one node per library, not one for all
 			}
+			// A Function, Mapping and Location per frame, so memory grows with frames until Merge.
 			f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
 			mp := &profile.Mapping{ID: uint64(len(p.Mapping) + 1), File: lib, HasFunctions: true}
 			l := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: mp, Line: []profile.Line{{Function: f}}}
-			p.Function, p.Mapping, p.Location = append(p.Function, f), append(p.Mapping, mp), append(p.Location, l)
+			p.Function, p.Mapping = append(p.Function, f), append(p.Mapping, mp)
+			p.Location = append(p.Location, l)
 			s.Location = append(s.Location, l)
 		}
 		p.Sample = append(p.Sample, s)
 	}
-	p, err := profile.Merge([]*profile.Profile{p}) // one mapping per library, one location per function
+	p, err := profile.Merge([]*profile.Profile{p}) // a mapping per library, a location per function
 	if err == nil {
 		err = p.Write(w)
 	}

@@ -126,7 +126,11 @@ func (d *doc) table(t tables.Table) {
 	row(t.Header)
 	d.WriteString("\n|")
 	for i := range t.Header {
-		d.WriteString(map[bool]string{false: "---|", true: "---:|"}[i < len(t.Right) && t.Right[i]])
+		sep := "---|"
+		if i < len(t.Right) && t.Right[i] {
+			sep = "---:|"
+		}
+		d.WriteString(sep)
 	}
 	for _, r := range t.Rows {
 		row(r)

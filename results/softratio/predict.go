@@ -26,7 +26,7 @@ type Window struct {
 // Source says where a parameter came from.
 type Source string
 
-// The sources.
+// The sources of a parameter: the windows, the scenario, a speed file, or an assumption.
 const (
 	FromWindows   Source = "windows"
 	FromScenario  Source = "scenario"   // accelerator.capacity
@@ -34,7 +34,7 @@ const (
 	Assumed       Source = "assumed"    // β = 1: no window saturated the CPUs
 )
 
-// Input's Capacity is the device's ops/s from the scenario or a speed file (0: none).
+// Input is what Predict fits; Capacity is the device's ops/s from the scenario or a speed file (0: none).
 type Input struct {
 	Windows      []Window
 	Capacity     float64
@@ -48,7 +48,7 @@ type Code string
 const (
 	OK           Code = "ok"
 	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
-	BadWindow    Code = "bad-window"     // Prediction.Window's
+	BadWindow    Code = "bad-window"     // Prediction.Window's is out of range or not finite
 	BadCapacity  Code = "bad-capacity"   // negative or not finite
 	CPUsDiffer   Code = "cpus-differ"    // the windows' server CPU counts
 	NoCapacity   Code = "no-capacity"    // D unknown; Prediction.Needs
@@ -211,7 +211,8 @@ func (p *Prediction) resample(in Input) {
 	ws := slices.Clone(in.Windows)
 	var draws [6][]float64 // a, b, β, D, r*, T*
 	for i := 0; i < Draws && p.Ranged; i++ {
-		u := math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand()) // normal to Student-t
+		// u turns the normal noise below into Student-t noise.
+		u := math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand())
 		for j, w := range in.Windows {
 			fr, fc := math.Exp(u*sr*rng.NormFloat64()), math.Exp(u*sc*rng.NormFloat64())
 			ws[j].Rate, ws[j].CPUPerRequest, ws[j].Busy = w.Rate*fr, w.CPUPerRequest*fc, w.Busy*fr*fc

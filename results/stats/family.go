@@ -13,7 +13,8 @@ import (
 // Power is the chance of finding significant a difference of the MDE.
 const Power = 0.80
 
-// Comparison.Adjustment: Holm keeps below Alpha the chance that any identical pair is significant.
+// The values of Comparison.Adjustment: Holm keeps below Alpha the chance that any identical pair is
+// significant.
 const (
 	AdjustHolm = "holm"
 	AdjustNone = "none" // judged alone
@@ -55,7 +56,7 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 // Holm is Holm's step-down adjusted ps; a NaN p (no test) is outside the family and stays NaN.
 func Holm(ps []float64) []float64 { return stepDown(ps, func(j, m int) int { return m - j }) }
 
-// stepDown takes the m ps not NaN from the smallest up, step j's times mult(j, m), at most 1, never down.
+// stepDown takes the m ps not NaN from the smallest up, step j's p times mult(j, m), at most 1, never down.
 func stepDown(ps []float64, mult func(j, m int) int) []float64 {
 	out := slices.Repeat([]float64{math.NaN()}, len(ps))
 	var idx []int
@@ -114,6 +115,7 @@ type noncentralityKey struct {
 	reported         bool
 }
 
+// noncentralityAt is noncentrality at power or, when reported, reportedNoncentrality's c; both cached.
 func noncentralityAt(df, alpha, power float64, reported bool) float64 {
 	key := noncentralityKey{df, alpha, power, reported}
 	if v, ok := noncentralities.Load(key); ok {
@@ -164,7 +166,7 @@ func studentTCDF(t, df float64) float64 {
 // powerTolerance: the roots then agree with mpmath's to 1e-12.
 const powerTolerance = 1e-12
 
-// findRoot is where the increasing g crosses 0 in [0, limit] (+Inf past it), to 1e-10, by Illinois
+// findRoot is where the increasing g crosses 0 in [0, limit] (+Inf past it), to a relative 1e-10, by Illinois
 // regula falsi: gonum has no scalar root finder, and bisection took five times as long.
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
@@ -253,7 +255,8 @@ func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float
 }
 
 func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float64) float64 {
-	xs := append(slices.DeleteFunc(cuts, func(x float64) bool { return !(x > lo && x < hi) }), lo, hi)
+	outside := func(x float64) bool { return !(x > lo && x < hi) }
+	xs := append(slices.DeleteFunc(slices.Clone(cuts), outside), lo, hi)
 	slices.Sort(xs)
 	xs = slices.Compact(xs)
 	sum := 0.0
@@ -363,7 +366,7 @@ type Calibration struct {
 	Capped    bool      `json:"capped,omitempty"`
 }
 
-// Calibrate fills NoisePct, Repeat and Capped.
+// Calibrate fills NoisePct, Repeat and Capped (Max without a noise).
 func (c *Calibration) Calibrate() {
 	positive := slices.DeleteFunc(slices.Clone(c.Rates), func(x float64) bool { return !(x > 0) })
 	c.Repeat, c.Capped = c.Max, true // without a noise

@@ -116,7 +116,8 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// Comparison.Test: Student's pooled for equal sizes, else Welch's; without "ln" on raw values (old runs).
+// The values of Comparison.Test: Student's pooled for equal sizes, else Welch's; without "ln" on raw
+// values (old runs).
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
 	TestStudent      = "t-test"
@@ -128,10 +129,10 @@ const (
 	TestNoBaseline   = "baseline not measured: no test"
 )
 
-// Comparison is a sample against a baseline, every field finite (p 1 untested, DeltaPct 0 within
-// rounding): MDEPct is found with Power at Alpha/Family, EquivalenceBoundPct the least ±X % TOST rules out.
+// Comparison is a sample against a baseline, every field finite (p 1 untested): MDEPct is the smallest
+// true difference found with Power at Alpha/Family, EquivalenceBoundPct the least ±X % TOST rules out.
 type Comparison struct {
-	DeltaPct             float64 `json:"delta_pct"`
+	DeltaPct             float64 `json:"delta_pct"`  // 0 when undefined or within rounding
 	PValue               float64 `json:"p_value"`    // two-sided, unadjusted
 	PAdjusted            float64 `json:"p_adjusted"` // over the Family
 	Adjustment           string  `json:"adjustment,omitempty"`
@@ -182,7 +183,8 @@ func compare(base, other []float64) (c Comparison, d, se float64) {
 		none.Test, none.Why = TestCannot, "a rate is zero, negative or not a finite number"
 		return none, 0, 0
 	}
-	if c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other)); math.IsNaN(c.PValue) {
+	c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other))
+	if math.IsNaN(c.PValue) {
 		none.Test, none.Why = TestCannot, "p is not a number"
 		return none, 0, 0
 	}
@@ -308,7 +310,7 @@ func StudentTQuantile(p, df float64) float64 {
 	return distuv.StudentsT{Sigma: 1, Nu: df}.Quantile(p)
 }
 
-// Tested: c's test ran (else it is in no family).
+// Tested reports whether c's test ran (else it is in no family).
 func (c Comparison) Tested() bool {
 	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }
