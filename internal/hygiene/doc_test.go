@@ -11,8 +11,9 @@ import (
 )
 
 // TestExportsDocumented: every exported identifier outside tests has a doc
-// comment (style.md §3); a const or var group's comment covers its members,
-// and the interfaces' String, Error and Write need none.
+// comment starting with its name, "A", "An" or "The" (style.md §3); a const or
+// var group's comment covers its members, and the interfaces' String, Error
+// and Write need none.
 func TestExportsDocumented(t *testing.T) {
 	root := moduleRoot(t)
 	fset := token.NewFileSet()
@@ -33,9 +34,9 @@ func TestExportsDocumented(t *testing.T) {
 		if f.Name.Name == "main" {
 			return nil
 		}
-		for _, name := range undocumented(f) {
+		for _, name := range misdocumented(f) {
 			rel, _ := filepath.Rel(root, fset.Position(name.Pos()).Filename)
-			t.Errorf("%s:%d: exported %s has no doc comment", rel, fset.Position(name.Pos()).Line, name.Name)
+			t.Errorf("%s:%d: exported %s has no doc comment starting with its name", rel, fset.Position(name.Pos()).Line, name.Name)
 		}
 		return nil
 	})
@@ -102,4 +103,35 @@ func receiverExported(d *ast.FuncDecl) bool {
 			return true
 		}
 	}
+}
+
+// misdocumented is undocumented(f) and the names whose own doc comment does
+// not start with the name (or "A", "An", "The" and the name).
+func misdocumented(f *ast.File) []*ast.Ident {
+	out := undocumented(f)
+	check := func(name *ast.Ident, doc *ast.CommentGroup) {
+		if doc == nil || !name.IsExported() {
+			return
+		}
+		words := strings.Fields(doc.Text())
+		for len(words) > 1 && (words[0] == "A" || words[0] == "An" || words[0] == "The") {
+			words = words[1:]
+		}
+		if len(words) == 0 || strings.TrimRight(words[0], ".,:;'s") != name.Name && words[0] != name.Name {
+			out = append(out, name)
+		}
+	}
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if receiverExported(d) {
+				check(d.Name, d.Doc)
+			}
+		case *ast.GenDecl:
+			if d.Tok == token.TYPE && !d.Lparen.IsValid() {
+				check(d.Specs[0].(*ast.TypeSpec).Name, d.Doc)
+			}
+		}
+	}
+	return out
 }
