@@ -1,3 +1,4 @@
 // Package results is the run record as run.json stores it, with exact merging of counts and
-// histograms; it analyses nothing (layering: docs/internals.md, TestLayers).
+// histograms; it imports only results/stats and analyses nothing (layering: docs/internals.md,
+// TestLayers).
 package results

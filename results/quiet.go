@@ -7,7 +7,8 @@ type QuietWait struct {
 	MaxOther float64       `json:"max_other"` // share allowed to others
 	Waited   time.Duration `json:"waited"`
 	TimedOut bool          `json:"timed_out,omitempty"` // never quiet long enough, measured anyway
-	// The larger share of the client's or server's CPUs others took in the last step not quiet.
+	// The larger share of the client's or server's CPUs others took in the last step not quiet,
+	// and the busiest of them.
 	Others  float64     `json:"others,omitempty"`
 	Busiest *ProcessCPU `json:"busiest,omitempty"`
 }

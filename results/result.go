@@ -197,7 +197,8 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in an older record).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before
+// classes were counted).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -205,7 +206,8 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the server's log, line for line.
+// Responses is every response of the warm-up, window and drain: the server's access log for these
+// connections, line for line.
 func (c Counts) Responses() uint64 {
 	return c.Requests + c.Outside.Warmup + c.Outside.Late
 }
@@ -233,7 +235,10 @@ func addSums(dst, src reflect.Value) {
 			addSums(dst.Index(i), src.Index(i))
 		}
 	case reflect.Map: // Negotiated
-		m := dst.Addr().Interface().(*map[string]uint64)
+		m, ok := dst.Addr().Interface().(*map[string]uint64)
+		if !ok {
+			panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
+		}
 		for k, n := range src.Interface().(map[string]uint64) {
 			if *m == nil {
 				*m = map[string]uint64{}
@@ -284,7 +289,8 @@ func ratio(n, d uint64) float64 {
 const MaxMissedShare = 0.01
 
 // Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
-// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate).
+// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate
+// with this many connections).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"

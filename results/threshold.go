@@ -1,6 +1,7 @@
 package results
 
-// Threshold metrics, per variant over its repetitions; a failed probe reading crosses its threshold.
+// Threshold metrics, per variant over its repetitions; a failed probe reading is not measured, so
+// it crosses its threshold.
 const (
 	MetricRate            = "req/s"            // mean total rate
 	MetricErrors          = "errors"           // failed requests, summed
@@ -16,7 +17,8 @@ const (
 	MetricProbePerRequest = "probe_per_request"
 )
 
-// Threshold passes when "measured Op Value" holds (true is 1); a crossed one makes run exit 99.
+// Threshold passes when "measured Op Value" holds (Value in the metric's unit, true is 1); a
+// crossed one makes run exit 99.
 type Threshold struct {
 	Expr     string  `json:"expr"` // as written: "p99 handshake < 20ms"
 	Metric   string  `json:"metric"`

@@ -7,8 +7,6 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // The timeline's interval (load.interval) and its bounds.
@@ -222,8 +220,7 @@ type pointAcc struct {
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
 	tcp       map[int]TCPCounts   // by host
-	queue     *uint64             // the listener's, when read
-	drops     *uint64
+	listen    *ListenSample       // the listener's last reading, nil when not read
 }
 
 type hostCPU struct {
@@ -297,10 +294,15 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 	return acc
 }
 
-// settle takes the percentiles once, when the last group reported or at Build.
+// settle takes the percentiles once, when the last group reported or at Build, and drops the
+// histograms.
 func (a *pointAcc) settle() {
-	a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
-	a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
+	if a.handshake != nil {
+		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
+	}
+	if a.total != nil {
+		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
+	}
 	a.handshake, a.total = nil, nil
 }
 
@@ -327,7 +329,7 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	t := &Timeline{Interval: b.interval, Hosts: b.hosts}
 	keys := slices.Sorted(maps.Keys(b.points))
-	groups := make([][]Interval, len(b.groupHosts)) // none with one group: its are the points
+	groups := make([][]Interval, len(b.groupHosts)) // none with one group, whose are the points
 	for _, k := range keys {
 		a := b.points[k]
 		if a.reported < len(b.groupHosts) {
@@ -339,7 +341,11 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 			}
 		}
 		if len(a.cpus) > 0 && !a.unpinned {
-			a.p.CPUsBusy = share(busy(floats.Sum(slices.Collect(maps.Values(a.cpus))), a.p.Length, len(a.cpus)))
+			var s float64
+			for _, v := range a.cpus {
+				s += v
+			}
+			a.p.CPUsBusy = share(busy(s, a.p.Length, len(a.cpus)))
 			if a.processOK {
 				a.p.ProcessBusy = share(busy(a.process, a.p.Length, len(a.cpus)))
 			}
@@ -349,11 +355,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	for h := range t.Hosts {
 		t.Hosts[h].Deltas = b.deltas(h, keys)
 	}
-	if l := b.listener; l != nil && l.Unavailable == "" {
-		l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.drops }))
-		l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.queue }))
-	}
-	t.Listener = b.listener
+	t.Listener = b.listenerOver(keys)
 	return t, groups
 }
 
@@ -430,10 +432,30 @@ func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s List
 	if b.listener == nil || b.listener.Unavailable != "" {
 		return
 	}
-	a := b.at(k, start, length)
-	a.queue = &s.Queue
-	if s.DropsKnown {
-		a.drops = &s.Drops
+	b.at(k, start, length).listen = &s
+}
+
+// listenerOver is a copy of the listener with its series over the intervals keys.
+func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
+	if b.listener == nil {
+		return nil
 	}
-	b.listener.Backlog = max(b.listener.Backlog, s.Backlog)
+	l := *b.listener
+	if l.Unavailable != "" {
+		return &l
+	}
+	l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 {
+		if a.listen == nil || !a.listen.DropsKnown {
+			return nil
+		}
+		return &a.listen.Drops
+	}))
+	l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 {
+		if a.listen == nil {
+			return nil
+		}
+		l.Backlog = max(l.Backlog, a.listen.Backlog)
+		return &a.listen.Queue
+	}))
+	return &l
 }

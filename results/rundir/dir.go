@@ -40,8 +40,10 @@ func CheckWritable(parent string) error {
 	if err != nil {
 		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
 	}
-	_, err = f.WriteString("kaeload\n")
-	if err = errors.Join(err, f.Close(), os.Remove(f.Name())); err != nil {
+	_, werr := f.WriteString("kaeload\n")
+	cerr := f.Close()
+	rerr := os.Remove(f.Name())
+	if err := errors.Join(werr, cerr, rerr); err != nil {
 		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
 	}
 	return nil
@@ -54,7 +56,16 @@ func writeFileAtomic(dir, name string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
-	if err = errors.Join(err, f.Chmod(0o644), f.Sync(), f.Close()); err == nil {
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
 		err = os.Rename(f.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {
@@ -69,7 +80,11 @@ func syncDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(d.Sync(), d.Close())
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // ReadRunFile reads a run.json file, or a run directory through its journal when it has one.
@@ -78,26 +93,31 @@ func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read run: %w", err)
 	}
-	read, journal := results.ReadRun, false
 	if fi.IsDir() {
-		path = filepath.Join(path, JournalFile)
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			path = filepath.Join(filepath.Dir(path), RunFile)
-		} else {
-			read, journal = ReadJournal, true
+		jp := filepath.Join(path, JournalFile)
+		if f, err := os.Open(jp); err == nil {
+			defer f.Close()
+			r, err := ReadJournal(f)
+			if err != nil {
+				return nil, fmt.Errorf("read run %s: %w", jp, err)
+			}
+			if opts.Annotate != nil {
+				opts.Annotate(r) // as the journal's run.json has it
+			}
+			return r, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read run: %w", err)
 		}
+		path = filepath.Join(path, RunFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read run: %w", err)
 	}
 	defer f.Close()
-	r, err := read(f)
+	r, err := results.ReadRun(f)
 	if err != nil {
 		return nil, fmt.Errorf("read run %s: %w", path, err)
-	}
-	if journal && opts.Annotate != nil {
-		opts.Annotate(r) // as the journal's run.json has it
 	}
 	return r, nil
 }

@@ -62,7 +62,8 @@ type Journal struct {
 	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
-// JournalOptions inject the analysis and renderers; Render's files are written even with its error.
+// JournalOptions inject the analysis and renderers rundir does not import; Render's files are
+// written even with its error.
 type JournalOptions struct {
 	Annotate func(*results.Run)
 	Render   func(*results.Run) (map[string][]byte, error)
@@ -119,7 +120,7 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 }
 
 // Resume continues a journal opened by ResumeJournal, cutting a last line cut short; the run is
-// Incomplete until End.
+// Incomplete until End. A resume that fails to write leaves the journal as it was.
 func (j *Journal) Resume() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -129,9 +130,19 @@ func (j *Journal) Resume() error {
 	if err := j.f.Truncate(j.keep); err != nil {
 		return fmt.Errorf("resume %s: %w", j.dir, err)
 	}
+	rec := journalRecord{Type: recResume}
+	if err := j.append(rec); err != nil {
+		return err
+	}
 	j.pending = false
-	return j.apply(journalRecord{Type: recResume})
+	if err := replay(&j.run, rec); err != nil {
+		return err
+	}
+	return j.rebuild()
 }
+
+// Dir returns the run directory.
+func (j *Journal) Dir() string { return j.dir }
 
 // Rep records a finished repetition of the header's variant at index variant.
 func (j *Journal) Rep(variant int, rep results.Rep) error {
@@ -226,11 +237,12 @@ func (j *Journal) append(rec journalRecord) error {
 	if err != nil {
 		return fmt.Errorf("journal: encode %s record: %w", rec.Type, err)
 	}
-	if _, err = j.f.Write(append(seal(b), '\n')); err == nil {
-		err = j.f.Sync() // its error names the sync
-	}
-	if err != nil {
+	b = append(seal(b), '\n')
+	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: sync: %w", j.f.Name(), err)
 	}
 	return nil
 }
@@ -246,12 +258,7 @@ func (j *Journal) view() *results.Run {
 func clone(r *results.Run) results.Run {
 	c := *r
 	c.Search = r.Search.Clone()
-	c.Variants = slices.Clone(r.Variants)
-	for i := range c.Variants {
-		v := &c.Variants[i]
-		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
-		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
-	}
+	c.Variants = cloneVariants(r.Variants)
 	c.Warnings = slices.Clone(r.Warnings)
 	c.NotMeasured = slices.Clone(r.NotMeasured)
 	return c
@@ -267,42 +274,42 @@ func (j *Journal) rebuild() error {
 	if err := results.WriteJSON(&runJSON, r); err != nil {
 		return err
 	}
-	var files map[string][]byte
+	files := map[string][]byte{}
 	var renderErr error
 	if j.opts.Render != nil {
-		if files, renderErr = j.opts.Render(r); renderErr != nil {
-			renderErr = fmt.Errorf("render: %w", renderErr)
+		extra, err := j.opts.Render(r)
+		if err != nil {
+			renderErr = fmt.Errorf("render: %w", err)
+		}
+		maps.Copy(files, extra)
+	}
+	delete(files, RunFile) // the record and the journal are never a rendering's
+	delete(files, JournalFile)
+	names := append([]string{RunFile}, slices.Sorted(maps.Keys(files))...)
+	files[RunFile] = runJSON.Bytes()
+	for _, name := range names {
+		if err := writeFileAtomic(j.dir, name, files[name]); err != nil {
+			return fmt.Errorf("run directory %s: %w", j.dir, err)
 		}
 	}
-	err := writeFileAtomic(j.dir, RunFile, runJSON.Bytes())
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err == nil {
-			err = writeFileAtomic(j.dir, name, files[name])
-		}
-	}
-	if err == nil {
-		err = syncDir(j.dir)
-	}
-	if err != nil {
+	if err := syncDir(j.dir); err != nil {
 		return fmt.Errorf("run directory %s: %w", j.dir, err)
 	}
 	return renderErr
 }
 
-// perVariant are the record types that name a variant, true for those of a window.
-var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true,
-	recInfo: false, recSpeed: false, recNotMeasured: false}
+// perVariant are the record types that name a variant; the first three a window.
+var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: true, recSpeed: true, recNotMeasured: true}
 
 func replay(r *results.Run, rec journalRecord) error {
 	var v *results.Variant
-	window, named := perVariant[rec.Type]
-	if named {
+	if perVariant[rec.Type] {
 		if rec.Variant < 0 || rec.Variant >= len(r.Variants) {
 			return fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
 		}
 		v = &r.Variants[rec.Variant]
 	}
-	if window && rec.Rep == nil {
+	if rec.Rep == nil && (rec.Type == recRep || rec.Type == recExcluded || rec.Type == recPartial) {
 		return fmt.Errorf("journal: %s record without a window", rec.Type)
 	}
 	switch rec.Type {
@@ -360,8 +367,6 @@ func journalLines(data []byte, atEOF bool) (int, []byte, error) {
 		return i + 1, data[:i+1], nil
 	case atEOF && len(data) > 0:
 		return len(data), data, nil
-	case len(data) >= maxJournalLine:
-		return 0, nil, errTooLong
 	}
 	return 0, nil, nil
 }
@@ -393,26 +398,29 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 		case err != nil && last && r != nil:
 			continue
 		case err != nil:
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		case line == 1 && (rec.Type != recBegin || rec.Run == nil):
-			err = fmt.Errorf("want the %q record, got %q", recBegin, rec.Type)
+			return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
 		case line == 1:
 			if err := rec.Run.CheckSchema(); err != nil {
 				return nil, 0, fmt.Errorf("read journal: %w", err)
 			}
 			r = rec.Run
 			r.Incomplete = true
+			continue
 		case ended && rec.Type != recResume:
-			err = fmt.Errorf("%s record after the end", rec.Type)
-		default:
-			err, ended = replay(r, rec), rec.Type == recEnd
+			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
-		if err != nil {
+		if err := replay(r, rec); err != nil {
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
+		ended = rec.Type == recEnd
 	}
 	switch err := sc.Err(); {
 	case errors.Is(err, errNotRecord):
 		return nil, 0, fmt.Errorf("read journal: line %d %w", line+1, err)
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, errTooLong)
 	case err != nil:
 		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, err)
 	case r == nil:
@@ -444,4 +452,14 @@ func measured(vs []results.Variant) []results.Variant {
 		}
 	}
 	return kept
+}
+
+func cloneVariants(vs []results.Variant) []results.Variant {
+	out := slices.Clone(vs)
+	for i := range out {
+		v := &out[i]
+		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
+		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
+	}
+	return out
 }

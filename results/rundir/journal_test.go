@@ -19,7 +19,8 @@ import (
 // header returns r with its repetitions and speed runs removed: what the
 // controller knows before any load.
 func header(r *results.Run) *results.Run {
-	h := clone(r)
+	h := *r
+	h.Variants = cloneVariants(r.Variants)
 	for i := range h.Variants {
 		h.Variants[i].Reps, h.Variants[i].Speed = nil, nil
 	}
