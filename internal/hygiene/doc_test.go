@@ -135,3 +135,30 @@ func misdocumented(f *ast.File) []*ast.Ident {
 	}
 	return out
 }
+
+// TestMisdocumentedFinds: the check names an export without a doc, one
+// whose doc starts otherwise, and neither a documented one nor a group member.
+func TestMisdocumentedFinds(t *testing.T) {
+	src := `package p
+// Good is documented.
+func Good() {}
+func Bare() {}
+// Example: "x" is not a sentence about Other.
+type Other int
+// The limits.
+const (
+	Max = 1
+)
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range misdocumented(f) {
+		got = append(got, n.Name)
+	}
+	if strings.Join(got, " ") != "Bare Other" {
+		t.Errorf("misdocumented names %q, want Bare and Other", got)
+	}
+}
