@@ -95,10 +95,14 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	} else {
 		s += "; no diagnosis"
 	}
-	if n := len(eventMarks(ra.Events)); n > 0 {
-		return s + "; kernel events in " + strconv.Itoa(n) + " interval" + strings.Repeat("s", min(n-1, 1))
+	switch n := len(eventMarks(ra.Events)); n {
+	case 0:
+		return s + "; no kernel event"
+	case 1:
+		return s + "; kernel events in 1 interval"
+	default:
+		return s + "; kernel events in " + strconv.Itoa(n) + " intervals"
 	}
-	return s + "; no kernel event"
 }
 
 // repTimelineCharts draws a repetition's charts on one time axis; never none: no Charts means no timeline.
