@@ -93,7 +93,13 @@ func TestRunDirectory(t *testing.T) {
 		t.Fatalf("report exit %d: %s", code, errOut)
 	}
 	if !bytes.Equal([]byte(out), stored) {
-		t.Errorf("report --format json differs from run.json (%d vs %d bytes)", len(out), len(stored))
+		got, want := strings.Split(out, "\n"), strings.Split(string(stored), "\n")
+		i := 0
+		for i < min(len(got), len(want)) && got[i] == want[i] {
+			i++
+		}
+		t.Errorf("report --format json differs from run.json (%d vs %d bytes) from line %d:\n%s\nvs\n%s",
+			len(out), len(stored), i+1, strings.Join(got[i:min(i+8, len(got))], "\n"), strings.Join(want[i:min(i+8, len(want))], "\n"))
 	}
 	r, err := readRun(dir)
 	if err != nil {
