@@ -454,8 +454,12 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 		if a.listen == nil {
 			return nil
 		}
-		l.Backlog = max(l.Backlog, a.listen.Backlog)
 		return &a.listen.Queue
 	}))
+	for _, a := range b.points {
+		if a.listen != nil {
+			l.Backlog = max(l.Backlog, a.listen.Backlog)
+		}
+	}
 	return &l
 }

@@ -190,18 +190,19 @@ func verdictWords(c stats.Comparison) string {
 // SlotMemoryLine renders the workers' memory per connection slot: "39.6 MiB private at peak in
 // 1 worker (1.5 MiB idle); 33.1 KiB per connection slot".
 func SlotMemoryLine(m results.SlotMemory) string {
-	workers := strconv.Itoa(m.Workers) + " " + plural(m.Workers, "worker")
+	workers := strconv.Itoa(m.Workers) + " " + Plural(m.Workers, "worker")
 	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers,
 		Rate(float64(m.Ready)/(1<<20)))
 	if m.Known {
 		return line + fmt.Sprintf("%s KiB per connection slot", Rate(m.PerSlot/1024))
 	}
-	slots := Count(uint64(m.Slots)) + " " + plural(m.Slots, "slot")
+	slots := Count(uint64(m.Slots)) + " " + Plural(m.Slots, "slot")
 	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
 		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
 }
 
-func plural(n int, thing string) string {
+// Plural is thing, or things unless n is 1.
+func Plural(n int, thing string) string {
 	if n == 1 {
 		return thing
 	}

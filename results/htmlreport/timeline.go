@@ -95,14 +95,10 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	} else {
 		s += "; no diagnosis"
 	}
-	switch n := len(eventMarks(ra.Events)); n {
-	case 0:
-		return s + "; no kernel event"
-	case 1:
-		return s + "; kernel events in 1 interval"
-	default:
-		return s + "; kernel events in " + strconv.Itoa(n) + " intervals"
+	if n := len(eventMarks(ra.Events)); n > 0 {
+		return s + "; kernel events in " + strconv.Itoa(n) + " " + format.Plural(n, "interval")
 	}
+	return s + "; no kernel event"
 }
 
 // repTimelineCharts draws a repetition's charts on one time axis; never none: no Charts means no timeline.

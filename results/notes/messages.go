@@ -488,12 +488,7 @@ func millisWords(d time.Duration) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
 }
 
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return strconv.Itoa(n) + " " + thing + "s"
-}
+func plural(n int, thing string) string { return strconv.Itoa(n) + " " + format.Plural(n, thing) }
 
 // portCount has one decimal below 10.
 func portCount(f float64) string {
