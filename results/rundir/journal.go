@@ -90,11 +90,15 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	for i := range j.run.Variants {
 		j.run.Variants[i].Reps, j.run.Variants[i].Speed = nil, nil
 	}
-	head := j.run
-	if err := j.append(journalRecord{Type: recBegin, Run: &head}); err != nil {
+	line, begin, err := encode(journalRecord{Type: recBegin, Run: &j.run})
+	if err == nil {
+		err = j.write(line)
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
+	j.run = *begin.Run
 	if err := syncDir(filepath.Dir(dir)); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -131,7 +135,11 @@ func (j *Journal) Resume() error {
 		return fmt.Errorf("resume %s: %w", j.dir, err)
 	}
 	rec := journalRecord{Type: recResume}
-	if err := j.append(rec); err != nil {
+	line, _, err := encode(rec)
+	if err == nil {
+		err = j.write(line)
+	}
+	if err != nil {
 		return err
 	}
 	j.pending = false
@@ -222,22 +230,41 @@ func (j *Journal) record(rec journalRecord) error {
 }
 
 // apply adds rec to the run even when the disk refuses it, so that the final report is complete.
+// The run keeps the record as the journal's line decodes, so run.json is what a replay gives.
 func (j *Journal) apply(rec journalRecord) error {
-	if err := replay(&j.run, rec); err != nil {
+	line, stored, encErr := encode(rec)
+	if encErr != nil {
+		stored = rec // kept in the report, though the journal cannot hold it
+	}
+	if err := replay(&j.run, stored); err != nil {
 		return err
 	}
-	if err := j.append(rec); err != nil {
+	if encErr != nil {
+		return encErr
+	}
+	if err := j.write(line); err != nil {
 		return err
 	}
 	return j.rebuild()
 }
 
-func (j *Journal) append(rec journalRecord) error {
+// encode returns rec's sealed line and the record a reader decodes from it. That copy shares no
+// memory with the caller's (a repetition changed after it was recorded does not change the run) and
+// holds no more than the line (no monotonic clock reading, numbers as JSON reads them).
+func encode(rec journalRecord) ([]byte, journalRecord, error) {
 	b, err := json.Marshal(rec)
 	if err != nil {
-		return fmt.Errorf("journal: encode %s record: %w", rec.Type, err)
+		return nil, rec, fmt.Errorf("journal: encode %s record: %w", rec.Type, err)
 	}
-	b = append(seal(b), '\n')
+	var stored journalRecord
+	if err := json.Unmarshal(b, &stored); err != nil {
+		return nil, rec, fmt.Errorf("journal: decode %s record: %w", rec.Type, err)
+	}
+	return append(seal(b), '\n'), stored, nil
+}
+
+// write appends a sealed line and syncs it.
+func (j *Journal) write(b []byte) error {
 	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
 	}

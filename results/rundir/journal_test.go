@@ -259,3 +259,40 @@ func storeRun(t *testing.T, dir string, r *results.Run) {
 		t.Fatal(err)
 	}
 }
+
+// TestJournalKeepsWhatItWrote: run.json is the journal's replay, even when the caller changes a
+// repetition it recorded (a shared timeline or group slice) and its times carry monotonic readings.
+func TestJournalKeepsWhatItWrote(t *testing.T) {
+	full := fixture.CompareRun()
+	dir := filepath.Join(t.TempDir(), "r1")
+	j, err := CreateJournal(dir, header(full), testOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now() // monotonic
+	for vi := range full.Variants {
+		for k, rep := range full.Variants[vi].Reps {
+			rep.Total.Window = results.Window{Start: now, End: now.Add(3 * time.Second)}
+			if err := j.Rep(vi, rep); err != nil {
+				t.Fatal(err)
+			}
+			if k == 0 {
+				rep.Groups[0].Counts.Requests += 1000 // after it was recorded
+			}
+		}
+	}
+	if err := j.End(now.Add(time.Minute), false); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := os.ReadFile(filepath.Join(dir, RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadRunFile(dir, testOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := runJSON(t, r); got != string(stored) {
+		t.Errorf("run.json is not the journal's replay:\n%s\nvs\n%s", stored, got)
+	}
+}
