@@ -249,10 +249,7 @@ func Groups(x *measure.Rep) Table {
 	t := Header(cols, "group")
 	for _, g := range rows {
 		x.G = g
-		name := "total"
-		if g.Index != results.TotalIndex {
-			name = strconv.Itoa(g.Index)
-		}
+		name := either(g.Index == results.TotalIndex, "total", strconv.Itoa(g.Index))
 		t.Add(Cells(cols, measure.Column.OfRep, x, name)...)
 	}
 	return t
@@ -284,12 +281,9 @@ func Capacity(c *results.Capacity) Table {
 		">p99 from intended ms", "verdict")
 	for i, rep := range c.Steps {
 		st, g := rep.Step, &rep.Total
-		verdict := "pass"
-		if !st.Pass {
-			verdict = "FAIL: " + st.Why
-		}
 		t.Add(fmt.Sprint(i+1), st.Phase, format.Count(uint64(math.Round(st.Rate))), format.Rate(g.Rate()), format.Share(g.MissedShare()),
-			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99), verdict)
+			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99),
+			either(st.Pass, "pass", "FAIL: "+st.Why))
 	}
 	return t
 }
@@ -310,11 +304,7 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		verdict := "pass"
-		if !cs[i].Passed {
-			verdict = "CROSSED"
-		}
-		t.Add(verdict, cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
+		t.Add(either(cs[i].Passed, "pass", "CROSSED"), cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
 	}
 	return t
 }
@@ -426,9 +416,12 @@ func Profile(t *analysis.ProfileTable) Table {
 }
 
 // OrMissing is s, or format.Missing when not ok.
-func OrMissing(ok bool, s string) string {
+func OrMissing(ok bool, s string) string { return either(ok, s, format.Missing) }
+
+// either is yes when ok, else no (both already evaluated).
+func either(ok bool, yes, no string) string {
 	if ok {
-		return s
+		return yes
 	}
-	return format.Missing
+	return no
 }

@@ -115,10 +115,7 @@ func OrderLine(r *results.Run) string {
 
 // SweepTitle is the heading of a sweep's table.
 func SweepTitle(sw *analysis.SweepSummary) string {
-	order := "in run order"
-	if sw.Numeric {
-		order = "by value"
-	}
+	order := either(sw.Numeric, "by value", "in run order")
 	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, strings.Join(sw.Keys, ", "), order)
 }
 
@@ -214,11 +211,8 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	if tl.NoTimeline {
 		return []Notice{{"timeline", NoTimeline}}
 	}
-	label := "rate by second"
-	if tl.Interval != time.Second && tl.Interval != 0 {
-		label = "rate by " + tl.Interval.String()
-	}
-	out := []Notice{{label, RangeWords(tl)}, {"stalls", StallWords(tl)}}
+	by := either(tl.Interval == time.Second || tl.Interval == 0, "second", tl.Interval.String())
+	out := []Notice{{"rate by " + by, RangeWords(tl)}, {"stalls", StallWords(tl)}}
 	for i := range tl.Hosts {
 		out = append(out, Notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
 	}
@@ -254,10 +248,7 @@ func RangeWords(tl *diagnosis.Repetition) string {
 func StallWords(tl *diagnosis.Repetition) string {
 	switch {
 	case !tl.StallsJudged:
-		if why := tl.StallsUnjudged(); why != "" {
-			return "not judged: " + why
-		}
-		return "not judged"
+		return strings.TrimSuffix("not judged: "+tl.StallsUnjudged(), ": ")
 	case len(tl.Stalls) == 0:
 		return "none"
 	}
