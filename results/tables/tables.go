@@ -345,8 +345,7 @@ func Errors(m *analysis.Report) Table {
 	eachRep(m, func(variant, rep string, r *results.Rep) {
 		for c, ec := range r.Total.Errors {
 			if ec.Count > 0 {
-				first := cmp.Or(ec.First, "(no message)")
-				t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), first)
+				t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), cmp.Or(ec.First, "(no message)"))
 			}
 		}
 	})
