@@ -101,11 +101,7 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
-			cell := format.Rate(c.Rate)
-			if c.Failed {
-				cell += " FAILED"
-			}
-			row = append(row, OrMissing(c.OK, cell))
+			row = append(row, OrMissing(c.OK, format.Rate(c.Rate)+either(c.Failed, " FAILED", "")))
 		}
 		t.Add(row...)
 	}
@@ -141,13 +137,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	t := Table{}.cols("", ">"+strings.Join(sw.Keys, " "), "variant", axis, ">mean req/s", "95 % CI", ">Δ% vs baseline")
 	for k, i := range rows {
 		v := &s.Variants[i]
-		mark := ""
-		switch {
-		case v.Best:
-			mark = "*"
-		case v.Plateau && v.Series == sw.Series:
-			mark = "~"
-		}
+		mark := either(v.Best, "*", either(v.Plateau && v.Series == sw.Series, "~", ""))
 		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth),
 			OrMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
