@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
@@ -42,10 +43,8 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		if r.Interrupted {
 			notes = append(notes, "INTERRUPTED")
 		}
-		if n := len(m.Warnings); n == 1 {
-			notes = append(notes, "1 warning")
-		} else if n > 1 {
-			notes = append(notes, fmt.Sprintf("%d warnings", n))
+		if n := len(m.Warnings); n > 0 {
+			notes = append(notes, fmt.Sprintf("%d %s", n, format.Plural(n, "warning")))
 		}
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}

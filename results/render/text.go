@@ -99,11 +99,7 @@ func (d *doc) hostGroups(groups []results.Group) {
 				measured, seconds, busiest = true, seconds+g.CPU.Seconds, max(busiest, g.CPU.Busy)
 			}
 		}
-		group := "group"
-		if len(gs) > 1 {
-			group = "groups"
-		}
-		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, group, strings.Join(ids, ", "),
+		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, format.Plural(len(gs), "group"), strings.Join(ids, ", "),
 			strings.Join(cpus, " "))
 		if measured {
 			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", seconds, format.Percent(busiest))

@@ -101,11 +101,7 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
-			cell := format.Rate(c.Rate)
-			if c.Failed {
-				cell += " FAILED"
-			}
-			row = append(row, OrMissing(c.OK, cell))
+			row = append(row, OrMissing(c.OK, format.Rate(c.Rate)+either(c.Failed, " FAILED", "")))
 		}
 		t.Add(row...)
 	}
@@ -141,13 +137,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	t := Table{}.cols("", ">"+strings.Join(sw.Keys, " "), "variant", axis, ">mean req/s", "95 % CI", ">Δ% vs baseline")
 	for k, i := range rows {
 		v := &s.Variants[i]
-		mark := ""
-		switch {
-		case v.Best:
-			mark = "*"
-		case v.Plateau && v.Series == sw.Series:
-			mark = "~"
-		}
+		mark := either(v.Best, "*", either(v.Plateau && v.Series == sw.Series, "~", ""))
 		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth),
 			OrMissing(v.Stats.N > 0, format.Rate(v.Stats.Mean)), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
@@ -249,10 +239,7 @@ func Groups(x *measure.Rep) Table {
 	t := Header(cols, "group")
 	for _, g := range rows {
 		x.G = g
-		name := "total"
-		if g.Index != results.TotalIndex {
-			name = strconv.Itoa(g.Index)
-		}
+		name := either(g.Index == results.TotalIndex, "total", strconv.Itoa(g.Index))
 		t.Add(Cells(cols, measure.Column.OfRep, x, name)...)
 	}
 	return t
@@ -284,12 +271,9 @@ func Capacity(c *results.Capacity) Table {
 		">p99 from intended ms", "verdict")
 	for i, rep := range c.Steps {
 		st, g := rep.Step, &rep.Total
-		verdict := "pass"
-		if !st.Pass {
-			verdict = "FAIL: " + st.Why
-		}
 		t.Add(fmt.Sprint(i+1), st.Phase, format.Count(uint64(math.Round(st.Rate))), format.Rate(g.Rate()), format.Share(g.MissedShare()),
-			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99), verdict)
+			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99),
+			either(st.Pass, "pass", "FAIL: "+st.Why))
 	}
 	return t
 }
@@ -310,11 +294,7 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		verdict := "pass"
-		if !cs[i].Passed {
-			verdict = "CROSSED"
-		}
-		t.Add(verdict, cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
+		t.Add(either(cs[i].Passed, "pass", "CROSSED"), cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
 	}
 	return t
 }
@@ -355,8 +335,7 @@ func Errors(m *analysis.Report) Table {
 	eachRep(m, func(variant, rep string, r *results.Rep) {
 		for c, ec := range r.Total.Errors {
 			if ec.Count > 0 {
-				first := cmp.Or(ec.First, "(no message)")
-				t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), first)
+				t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), cmp.Or(ec.First, "(no message)"))
 			}
 		}
 	})
@@ -426,9 +405,12 @@ func Profile(t *analysis.ProfileTable) Table {
 }
 
 // OrMissing is s, or format.Missing when not ok.
-func OrMissing(ok bool, s string) string {
+func OrMissing(ok bool, s string) string { return either(ok, s, format.Missing) }
+
+// either is yes when ok, else no (both already evaluated).
+func either(ok bool, yes, no string) string {
 	if ok {
-		return s
+		return yes
 	}
-	return format.Missing
+	return no
 }

@@ -62,10 +62,8 @@ func Facts(m *analysis.Report) []Notice {
 	}
 	add(!r.Started.IsZero(), "started", func() string { return r.Started.Format(Stamp) })
 	add(!r.Finished.IsZero(), "finished", func() string {
-		if r.Started.IsZero() {
-			return r.Finished.Format(Stamp)
-		}
-		return fmt.Sprintf("%s (took %s)", r.Finished.Format(Stamp), r.Finished.Sub(r.Started).Round(time.Second))
+		took := fmt.Sprintf(" (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
+		return r.Finished.Format(Stamp) + either(r.Started.IsZero(), "", took)
 	})
 	add(len(r.Variants) > 0 || s.BaselineName != "", "baseline", s.BaselineLine)
 	add(OrderLine(r) != "", "order", func() string { return OrderLine(r) })
@@ -82,10 +80,8 @@ func calibrationWords(c *stats.Calibration) string {
 	if !c.HasNoise {
 		return fmt.Sprintf("no noise estimate from %d good calibration windows of %s: %d repetitions (the cap)", len(c.Rates), c.Variant, c.Repeat)
 	}
-	detect := fmt.Sprintf("%d repetitions per variant detect", c.Repeat)
-	if c.Capped {
-		detect = fmt.Sprintf("even the cap of %d repetitions cannot detect", c.Max)
-	}
+	detect := either(c.Capped, fmt.Sprintf("even the cap of %d repetitions cannot detect", c.Max),
+		fmt.Sprintf("%d repetitions per variant detect", c.Repeat))
 	return fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %s ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), detect, c.EffectPct, stats.Power*100)
 }
 
@@ -115,10 +111,7 @@ func OrderLine(r *results.Run) string {
 
 // SweepTitle is the heading of a sweep's table.
 func SweepTitle(sw *analysis.SweepSummary) string {
-	order := "in run order"
-	if sw.Numeric {
-		order = "by value"
-	}
+	order := either(sw.Numeric, "by value", "in run order")
 	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, strings.Join(sw.Keys, ", "), order)
 }
 
@@ -142,22 +135,17 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 		if sw.Top < 0 {
 			return ""
 		}
-		top := "the highest mean is " + label[sw.Top]
-		if s.Variants[sw.Top].Stats.N >= 2 {
-			// Top however low its mean (stats.PairPlateau).
-			top = "only " + label[sw.Top] + " has 2+ repetitions"
-		}
+		// Top however low its mean when it alone has 2+ repetitions (stats.PairPlateau).
+		top := either(s.Variants[sw.Top].Stats.N >= 2, "only "+label[sw.Top]+" has 2+ repetitions",
+			"the highest mean is "+label[sw.Top])
 		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (%s%s)", strings.Join(sw.Keys, ", "), top, caveat(sw.Top))
 	}
 	var names []string
 	for _, i := range sw.Plateau {
 		names = append(names, label[i])
 	}
-	family := "no pair of values could be tested"
-	switch {
-	case sw.Family == 1:
-		family = "one pair of values tested"
-	case sw.Family > 1:
+	family := either(sw.Family == 1, "one pair of values tested", "no pair of values could be tested")
+	if sw.Family > 1 {
 		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
 	}
 	var line string
@@ -167,12 +155,9 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	case len(sw.Plateau) == len(sw.Variants):
 		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
 	default:
-		top := "the highest mean is "
-		for _, i := range sw.Variants {
-			if s.Variants[i].Stats.N == 1 { // never Top beside tested values (stats.PairPlateau)
-				top = "the highest mean of those with 2+ repetitions is "
-			}
-		}
+		// A value measured once is never Top beside tested values (stats.PairPlateau).
+		once := slices.ContainsFunc(sw.Variants, func(i int) bool { return s.Variants[i].Stats.N == 1 })
+		top := either(once, "the highest mean of those with 2+ repetitions is ", "the highest mean is ")
 		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; %s%s%s; %s)", strings.Join(names, ", "), top, label[sw.Top], caveat(sw.Top), family)
 	}
 	if sw.Caution != "" {
@@ -214,11 +199,8 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	if tl.NoTimeline {
 		return []Notice{{"timeline", NoTimeline}}
 	}
-	label := "rate by second"
-	if tl.Interval != time.Second && tl.Interval != 0 {
-		label = "rate by " + tl.Interval.String()
-	}
-	out := []Notice{{label, RangeWords(tl)}, {"stalls", StallWords(tl)}}
+	by := either(tl.Interval == time.Second || tl.Interval == 0, "second", tl.Interval.String())
+	out := []Notice{{"rate by " + by, RangeWords(tl)}, {"stalls", StallWords(tl)}}
 	for i := range tl.Hosts {
 		out = append(out, Notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
 	}
@@ -254,10 +236,7 @@ func RangeWords(tl *diagnosis.Repetition) string {
 func StallWords(tl *diagnosis.Repetition) string {
 	switch {
 	case !tl.StallsJudged:
-		if why := tl.StallsUnjudged(); why != "" {
-			return "not judged: " + why
-		}
-		return "not judged"
+		return strings.TrimSuffix("not judged: "+tl.StallsUnjudged(), ": ")
 	case len(tl.Stalls) == 0:
 		return "none"
 	}
