@@ -12,8 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is a host's TCP counters' growth over a window, each of its Counters in exactly one of
-// Values and Unavailable.
+// HostCounts is a host's TCP counters' growth over a window, each of Counters in Values or Unavailable.
 type HostCounts struct {
 	Name     string            `json:"-"` // the JSON summary keys a host by it
 	Client   bool              `json:"client,omitempty"`
@@ -21,8 +20,7 @@ type HostCounts struct {
 	Shared   bool              `json:"shared,omitempty"` // counts each connection once a side
 	Counters []string          `json:"-"`                // in the kernel's order
 	Values   map[string]uint64 `json:"deltas"`
-	// Unread counts the intervals a counter was not read in: the value is then a lower bound.
-	Unread map[string]int `json:"intervals_not_read,omitempty"`
+	Unread   map[string]int    `json:"intervals_not_read,omitempty"` // intervals: Values is a lower bound
 	// Unavailable says why a counter has no value: never a zero.
 	Unavailable map[string]string `json:"not_available,omitempty"`
 }
@@ -91,8 +89,7 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	return out
 }
 
-// on words h's named counters, "ListenOverflows +1,295, … on local (the server)", those missing for
-// one reason sharing it, and lists those with a value.
+// on words h's counters, "ListenOverflows +1,295, … on local (the server)", and lists those with a value.
 func on(h *HostCounts, names ...string) (string, []Counter) {
 	var parts, whys []string
 	var cs []Counter
@@ -150,7 +147,7 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	if servers == 0 {
 		figs, unknown = append(figs, "the server's counters were not read"), true
 	}
-	if j.timed {
+	if j.all > 0 {
 		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(j.slow), format.Count(j.all),
 			notes.Percent(float64(j.slow)/float64(j.all))))
 	} else {
@@ -169,9 +166,8 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	return []Diagnosis{d}, ""
 }
 
-// counterRule fires on a host whose counters show it, its figure names there, says the codes'
-// parameters. A perHost rule is the run's where its connects are mostly the host's opens; the
-// others give one diagnosis over the hosts, the run's where it shows a full queue.
+// counterRule fires on a host whose counters show it; a perHost rule is the run's where its connects are
+// mostly the host's opens, the others give one diagnosis over the hosts, the run's by queueTrouble.
 type counterRule struct {
 	codes   [3]notes.Code
 	perHost bool

@@ -62,10 +62,8 @@ func (n Note) MarshalJSON() ([]byte, error) {
 	if n.IsZero() {
 		return []byte("null"), nil
 	}
-	m := maps.Clone(n.Args)
-	if m == nil {
-		m = Args{}
-	}
+	m := Args{}
+	maps.Copy(m, n.Args)
 	m["code"], m["message"] = n.Code, n.String()
 	return json.Marshal(m)
 }
