@@ -47,8 +47,7 @@ const (
 	slowConnectMicro = int64(time.Second / time.Microsecond)
 )
 
-// Diagnosis is one rule's finding in one repetition (Rep 0-based): what happened, how much, what
-// it did to the measurement and what to change.
+// Diagnosis is one rule's finding in one repetition (Rep 0-based): cause, figure, consequence, fix.
 type Diagnosis struct {
 	Rule        string     `json:"rule"`
 	Title       string     `json:"title"`

@@ -56,8 +56,7 @@ func say(name string, data any) string {
 	return b.String()
 }
 
-// MarshalJSON writes {"code": "errors_over_max", "message": "errors were 3 % …", "share": 0.03, …};
-// the zero note as null.
+// MarshalJSON writes {"code": "errors_over_max", "message": "errors were 3 % …", "share": 0.03}; zero: null.
 func (n Note) MarshalJSON() ([]byte, error) {
 	if n.IsZero() {
 		return []byte("null"), nil

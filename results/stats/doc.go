@@ -1,3 +1,2 @@
-// Package stats is kaeload's statistics (docs/statistics.md): t-tests on the log scale, Holm, minimum
-// detectable effect, equivalence (TOST), repetition planning and plateaus.
+// Package stats is kaeload's statistics (docs/statistics.md): log-scale t-tests, Holm, MDE, TOST, planning.
 package stats
