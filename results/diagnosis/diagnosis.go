@@ -43,7 +43,6 @@ const (
 	MinIntervals     = 3       // judged intervals for stalls
 	MinSteadyPoints  = 6       // for the thirds of "not steady" (two a third)
 	steadyQuantile   = 0.99865 // Student's t quantile: 3σ, one-sided-equivalent
-	defaultMargin    = 0.02    // results.DefaultEquivalence
 	slowConnectMicro = int64(time.Second / time.Microsecond)
 )
 
@@ -117,7 +116,7 @@ type Stall struct {
 // Options are what a repetition's diagnosis needs beyond its record, as fractions.
 type Options struct {
 	RepNoise float64 // the variant's repetition noise, sd of ln rate (0: unknown)
-	Margin   float64 // the equivalence margin (0: 2 %)
+	Margin   float64 // the equivalence margin (0: results.DefaultEquivalence)
 }
 
 // Run diagnoses every repetition of r: out[i][j] is r.Variants[i].Reps[j]'s.

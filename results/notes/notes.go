@@ -38,13 +38,10 @@ func (n Note) IsZero() bool { return n.Code == "" }
 
 // String words n; "" for the zero Note, the code for one without words.
 func (n Note) String() string {
-	if n.Code == "" {
-		return ""
+	if n.Code != "" && said.Lookup(string(n.Code)) != nil {
+		return say(string(n.Code), n.Args)
 	}
-	if said.Lookup(string(n.Code)) == nil {
-		return string(n.Code)
-	}
-	return say(string(n.Code), n.Args)
+	return string(n.Code)
 }
 
 // say is template name over data; "" when there is none, cut short where a parameter is missing.
