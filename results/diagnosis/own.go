@@ -17,7 +17,7 @@ const NotTheRun = "on this host, not attributable to the run"
 const OwnShare = 0.5
 
 // HostOnly is a counter change the run does not show (another program's listener moves the same
-// counters): in no threshold; Own says what the run showed.
+// counters): in no threshold, though it reads as a diagnosis; Own says what the run showed.
 type HostOnly = Diagnosis
 
 // Line words a HostOnly: figure, NotTheRun, what the run showed.
@@ -138,7 +138,8 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	if l.Measured() && (l.Full > 0 || l.Drops == 0) {
 		return l.Full > 0, strings.Join(parts, "; ")
 	}
-	// A queue overflows only with more than Backlog waiting: else the drops were other discards.
+	// A queue overflows only with more than Backlog waiting: else the drops were other discards (and a
+	// loaded machine's retransmits say nothing).
 	if in, others, ok := j.atMost(l); ok && in < l.Backlog {
 		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and "+
 			"%s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",

@@ -19,7 +19,7 @@ type HostCounts struct {
 	Shared   bool              `json:"shared,omitempty"` // counts each connection once a side
 	Counters []string          `json:"-"`                // in the kernel's order
 	Values   map[string]uint64 `json:"deltas"`
-	Unread   map[string]int    `json:"intervals_not_read,omitempty"` // intervals: Values is a lower bound
+	Unread   map[string]int    `json:"intervals_not_read,omitempty"` // intervals not read: Values is a lower bound
 	// Unavailable says why a counter has no value: never a zero.
 	Unavailable map[string]string `json:"not_available,omitempty"`
 }
@@ -88,7 +88,8 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	return out
 }
 
-// on words h's counters, "ListenOverflows +1,295, … on local (the server)", and lists those with a value.
+// on words h's counters, "ListenOverflows +1,295, … on local (the server)", those missing for one reason
+// sharing it, and lists those with a value.
 func on(h *HostCounts, names ...string) (string, []Counter) {
 	var parts, whys []string
 	var cs []Counter

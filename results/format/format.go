@@ -25,11 +25,9 @@ func Float(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing
 	}
-	whole, frac, dot := strings.Cut(strconv.FormatFloat(math.Abs(v), 'f', decimals, 64), ".")
-	s := GroupDigits(whole)
-	if dot {
-		s += "." + frac
-	}
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	whole, _, _ := strings.Cut(s, ".")
+	s = GroupDigits(whole) + s[len(whole):]
 	if v < 0 && strings.Trim(s, "0.,") != "" {
 		return "-" + s
 	}
