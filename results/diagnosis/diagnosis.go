@@ -43,12 +43,10 @@ const (
 	MinIntervals     = 3       // judged intervals for stalls
 	MinSteadyPoints  = 6       // for the thirds of "not steady" (two a third)
 	steadyQuantile   = 0.99865 // Student's t quantile: 3σ, one-sided-equivalent
-	defaultMargin    = 0.02    // results.DefaultEquivalence
 	slowConnectMicro = int64(time.Second / time.Microsecond)
 )
 
-// Diagnosis is one rule's finding in one repetition (Rep 0-based): what happened, how much, what
-// it did to the measurement and what to change.
+// Diagnosis is one rule's finding in one repetition (Rep 0-based): cause, figure, consequence, fix.
 type Diagnosis struct {
 	Rule        string     `json:"rule"`
 	Title       string     `json:"title"`
@@ -118,7 +116,7 @@ type Stall struct {
 // Options are what a repetition's diagnosis needs beyond its record, as fractions.
 type Options struct {
 	RepNoise float64 // the variant's repetition noise, sd of ln rate (0: unknown)
-	Margin   float64 // the equivalence margin (0: 2 %)
+	Margin   float64 // the equivalence margin (0: results.DefaultEquivalence)
 }
 
 // Run diagnoses every repetition of r: out[i][j] is r.Variants[i].Reps[j]'s.

@@ -41,8 +41,8 @@ type Listener struct {
 // Measured says whether its drops were read in some window interval.
 func (l *Listener) Measured() bool { return l != nil && l.Unavailable == "" && l.Read > 0 }
 
-// Words is l in words: "port 8443 on local: dropped nothing, its accept queue at most 3 of 511", or
-// why it was not read.
+// Words is l in words, "port 8443 on local: dropped nothing, its accept queue at most 3 of 511", or why
+// it was not read.
 func (l *Listener) Words() string {
 	return notes.New(notes.ListenerWords, "port", l.Port, "host", l.Host, "unavailable", l.Unavailable, "read", l.Read,
 		"drops", l.Drops, "unread", l.Unread, "max_queue", l.MaxQueue, "backlog", l.Backlog, "full", l.Full).String()
@@ -90,7 +90,7 @@ func (t *Traffic) Words() string {
 		"shared", t.Shared, "other", t.Other).String()
 }
 
-// judge holds what the rules read of a repetition: its window, hosts' counters and the run's connections.
+// judge is what the rules read of a repetition: its window, hosts' counters and the run's connections.
 type judge struct {
 	window
 	opts     Options
@@ -99,9 +99,8 @@ type judge struct {
 	connects uint64 // connections opened and connects failed
 	failed   uint64 // requests that failed in the window (errors)
 	slots    int    // the connections in flight at once, planned
-	slow     uint64 // connects of 1 s or more, of all timed
+	slow     uint64 // connects of 1 s or more, of all timed (0: no connect times)
 	all      uint64
-	timed    bool
 	sockets  results.Sockets
 	listener *Listener
 }
@@ -123,7 +122,7 @@ func newJudge(rep *results.Rep, hosts []HostCounts, opts Options) *judge {
 				j.slow += uint64(b.Count)
 			}
 		}
-		j.all, j.timed = uint64(h.TotalCount()), true
+		j.all = uint64(h.TotalCount())
 	}
 	return j
 }
@@ -139,8 +138,8 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	if l.Measured() && (l.Full > 0 || l.Drops == 0) {
 		return l.Full > 0, strings.Join(parts, "; ")
 	}
-	// A queue overflows only with more than Backlog waiting: under it the drops were other
-	// discards (and a loaded machine's retransmits say nothing).
+	// A queue overflows only with more than Backlog waiting: else the drops were other discards (and a
+	// loaded machine's retransmits say nothing).
 	if in, others, ok := j.atMost(l); ok && in < l.Backlog {
 		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and "+
 			"%s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",
@@ -150,13 +149,13 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	}
 	// sk_drops also counts harmless discards (a duplicate final ACK: one in 1,072 connects loaded);
 	// a full queue's drop forces a retransmit: an overflow where the run shows one, or records nothing.
-	if j.timed {
+	if j.all > 0 {
 		parts = append(parts, fmt.Sprintf("%s of %s connects took 1 s or more", format.Count(j.slow), format.Count(j.all)))
 	}
 	if s := j.sockets; s.Read > 0 {
 		parts = append(parts, fmt.Sprintf("%s of %s connections retransmitted", format.Count(s.Retransmitted), format.Count(s.Read)))
 	}
-	if !j.timed && j.sockets.Read == 0 {
+	if j.all == 0 && j.sockets.Read == 0 {
 		if l.Measured() {
 			return true, strings.Join(parts, "; ")
 		}
@@ -165,8 +164,8 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	return j.slow > 0 || j.sockets.Retransmitted > 0, strings.Join(parts, "; ")
 }
 
-// atMost bounds the connections that could wait in l's queue (the run's slots and failures, the
-// host's other opens, the longest queue seen); false when l's backlog or the opens were not read.
+// atMost bounds the connections that could wait in l's queue (the run's slots and failures, the host's
+// other opens, the longest queue seen); false when l's backlog or the opens were not read.
 func (j *judge) atMost(l *Listener) (in, others uint64, ok bool) {
 	if !l.Measured() || l.Backlog == 0 {
 		return 0, 0, false

@@ -160,14 +160,13 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 	// One interval's noise of ln(rate) from successive differences, which a slow trend does not inflate.
 	var ss float64
 	for i := 1; i < n; i++ {
-		d := logs[i] - logs[i-1]
-		ss += d * d
+		ss += (logs[i] - logs[i-1]) * (logs[i] - logs[i-1])
 	}
 	sigma := math.Sqrt(ss / (2 * float64(n-1)))
 	statBound := stats.StudentTQuantile(steadyQuantile, float64(n-1)) * sigma * math.Sqrt(2/float64(k))
 	margin := j.opts.Margin
 	if margin <= 0 {
-		margin = defaultMargin
+		margin = results.DefaultEquivalence
 	}
 	if math.Abs(diff) <= statBound || math.Abs(diff) <= max(j.opts.RepNoise, math.Log1p(margin)) {
 		return nil, ""

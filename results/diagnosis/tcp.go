@@ -3,7 +3,6 @@ package diagnosis
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -12,8 +11,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is a host's TCP counters' growth over a window, each of its Counters in exactly one of
-// Values and Unavailable.
+// HostCounts is a host's TCP counters' growth over a window, each of Counters in Values or Unavailable.
 type HostCounts struct {
 	Name     string            `json:"-"` // the JSON summary keys a host by it
 	Client   bool              `json:"client,omitempty"`
@@ -21,8 +19,7 @@ type HostCounts struct {
 	Shared   bool              `json:"shared,omitempty"` // counts each connection once a side
 	Counters []string          `json:"-"`                // in the kernel's order
 	Values   map[string]uint64 `json:"deltas"`
-	// Unread counts the intervals a counter was not read in: the value is then a lower bound.
-	Unread map[string]int `json:"intervals_not_read,omitempty"`
+	Unread   map[string]int    `json:"intervals_not_read,omitempty"` // intervals not read: Values is a lower bound
 	// Unavailable says why a counter has no value: never a zero.
 	Unavailable map[string]string `json:"not_available,omitempty"`
 }
@@ -91,8 +88,8 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	return out
 }
 
-// on words h's named counters, "ListenOverflows +1,295, … on local (the server)", those missing for
-// one reason sharing it, and lists those with a value.
+// on words h's counters, "ListenOverflows +1,295, … on local (the server)", those missing for one reason
+// sharing it, and lists those with a value.
 func on(h *HostCounts, names ...string) (string, []Counter) {
 	var parts, whys []string
 	var cs []Counter
@@ -150,7 +147,7 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	if servers == 0 {
 		figs, unknown = append(figs, "the server's counters were not read"), true
 	}
-	if j.timed {
+	if j.all > 0 {
 		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(j.slow), format.Count(j.all),
 			notes.Percent(float64(j.slow)/float64(j.all))))
 	} else {
@@ -169,35 +166,35 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	return []Diagnosis{d}, ""
 }
 
-// counterRule fires on a host whose counters show it, its figure names there, says the codes'
-// parameters. A perHost rule is the run's where its connects are mostly the host's opens; the
-// others give one diagnosis over the hosts, the run's where it shows a full queue.
+// counterRule fires on a host whose counters show it; a perHost rule is the run's where its connects are
+// mostly the host's opens, the others give one diagnosis over the hosts, the run's by queueTrouble.
 type counterRule struct {
-	codes   [3]notes.Code
 	perHost bool
 	fires   func(j *judge, h *HostCounts) bool
 	names   func(h *HostCounts) []string
-	says    func(j *judge, h *HostCounts) [3]notes.Args
+	says    func(j *judge, h *HostCounts) (cause, consequence, fix notes.Note)
 }
 
 var (
-	synQueue = counterRule{codes: [3]notes.Code{notes.SYNQueueCause, notes.SYNQueueConsequence, notes.SYNQueueFix},
+	synQueue = counterRule{
 		fires: func(_ *judge, h *HostCounts) bool { return h.Server && grew(h, synNames...) },
 		names: func(*HostCounts) []string { return synNames },
-		says:  func(*judge, *HostCounts) [3]notes.Args { return [3]notes.Args{} }}
+		says: func(*judge, *HostCounts) (_, _, _ notes.Note) {
+			return notes.New(notes.SYNQueueCause), notes.New(notes.SYNQueueConsequence), notes.New(notes.SYNQueueFix)
+		}}
 	timeWait = counterRule{perHost: true,
-		codes: [3]notes.Code{notes.TimeWaitCause, notes.TimeWaitConsequence, notes.TimeWaitFix},
 		fires: func(_ *judge, h *HostCounts) bool { return grew(h, "TCPTimeWaitOverflow") },
 		names: func(*HostCounts) []string { return []string{"TCPTimeWaitOverflow"} },
-		says: func(j *judge, h *HostCounts) [3]notes.Args {
-			fix := notes.Args{"host": h.Name}
+		says: func(j *judge, h *HostCounts) (_, _, _ notes.Note) {
+			fix := notes.New(notes.TimeWaitFix, "host", h.Name)
 			if opens, ok := h.opens(); ok && j.length > 0 {
 				perS := float64(opens) / j.length.Seconds()
-				fix["per_s"], fix["per_min"] = perS, perS*60+0.5
+				fix.Args["per_s"], fix.Args["per_min"] = perS, perS*60+0.5
 			}
-			return [3]notes.Args{{"host": h.Name}, {"skipped": h.Values["TCPTimeWaitOverflow"]}, fix}
+			return notes.New(notes.TimeWaitCause, "host", h.Name),
+				notes.New(notes.TimeWaitConsequence, "skipped", h.Values["TCPTimeWaitOverflow"]), fix
 		}}
-	resets = counterRule{perHost: true, codes: [3]notes.Code{notes.ResetsCause, notes.ResetsConsequence, notes.ResetsFix},
+	resets = counterRule{perHost: true,
 		fires: func(j *judge, h *HostCounts) bool {
 			rst, ok := h.Values["OutRsts"]
 			conns, opened := h.opens()
@@ -208,12 +205,13 @@ var (
 			aborts = slices.DeleteFunc(aborts, func(n string) bool { return !grew(h, n) })
 			return append([]string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}, aborts...)
 		},
-		says: func(j *judge, h *HostCounts) [3]notes.Args {
-			cause := notes.Args{"host": h.Name}
+		says: func(j *judge, h *HostCounts) (_, _, _ notes.Note) {
+			cause := notes.New(notes.ResetsCause, "host", h.Name)
 			if conns, _ := h.opens(); conns > 0 && h.Values["OutRsts"] <= conns {
-				cause["share"] = float64(h.Values["OutRsts"]) / float64(conns)
+				cause.Args["share"] = float64(h.Values["OutRsts"]) / float64(conns)
 			}
-			return [3]notes.Args{cause, {"failed": j.failedIO}, {"memory": grew(h, "TCPAbortOnMemory")}}
+			return cause, notes.New(notes.ResetsConsequence, "failed", j.failedIO),
+				notes.New(notes.ResetsFix, "memory", grew(h, "TCPAbortOnMemory"))
 		}}
 )
 
@@ -226,11 +224,7 @@ func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
 		}
 		var d Diagnosis
 		d.Figure, d.Counters = on(h, r.names(h)...)
-		args := r.says(j, h)
-		for k, n := range []*notes.Note{&d.Cause, &d.Consequence, &d.Fix} {
-			*n = notes.New(r.codes[k])
-			maps.Copy(n.Args, args[k])
-		}
+		d.Cause, d.Consequence, d.Fix = r.says(j, h)
 		switch {
 		case r.perHost:
 			d.Own = hostOnly(j.mostly(h))

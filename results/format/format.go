@@ -25,11 +25,9 @@ func Float(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing
 	}
-	whole, frac, dot := strings.Cut(strconv.FormatFloat(math.Abs(v), 'f', decimals, 64), ".")
-	s := GroupDigits(whole)
-	if dot {
-		s += "." + frac
-	}
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	whole, _, _ := strings.Cut(s, ".")
+	s = GroupDigits(whole) + s[len(whole):]
 	if v < 0 && strings.Trim(s, "0.,") != "" {
 		return "-" + s
 	}
@@ -142,20 +140,20 @@ func MDE(c stats.Comparison) string {
 
 // VerdictWords says what c means in words a user can act on, never "not significant" alone.
 func VerdictWords(c stats.Comparison) string {
-	w := verdictWords(c)
-	if c.Caution != "" {
-		w += " (caution: " + c.Caution + ")"
-	}
-	return w
+	return verdictWords(c) + affix(" (caution: ", c.Caution, ")")
 }
 
 // VerdictLine is VerdictWords with the caveat, so no difference is called significant without it.
 func VerdictLine(c stats.Comparison, caveat string) string {
-	w := VerdictWords(c)
-	if caveat == "" {
-		return w
+	return VerdictWords(c) + affix("; ", caveat, "")
+}
+
+// affix is s between pre and post, "" when s is.
+func affix(pre, s, post string) string {
+	if s == "" {
+		return ""
 	}
-	return w + "; " + caveat
+	return pre + s + post
 }
 
 func verdictWords(c stats.Comparison) string {
@@ -231,19 +229,10 @@ func HostLine(h results.RemoteHost) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", h.Name, h.Roles)
 	if f := h.Facts; f != nil {
-		fmt.Fprintf(&b, "; %d CPUs", f.CPUs)
-		if f.CPUModel != "" {
-			fmt.Fprintf(&b, " (%s)", f.CPUModel)
-		}
-		if f.Kernel != "" {
-			fmt.Fprintf(&b, ", %s", f.Kernel)
-		}
+		fmt.Fprintf(&b, "; %d CPUs%s%s", f.CPUs, affix(" (", f.CPUModel, ")"), affix(", ", f.Kernel, ""))
 	}
 	if h.Binary != "" {
-		how := "found"
-		if h.Uploaded {
-			how = "uploaded"
-		}
+		how := map[bool]string{false: "found", true: "uploaded"}[h.Uploaded]
 		fmt.Fprintf(&b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
 	}
 	if h.RTT > 0 {
@@ -295,11 +284,10 @@ func ErrorClasses(e results.ErrorCounts) string {
 }
 
 func phaseErrors(total uint64, classes results.ErrorCounts) string {
-	s := "errors " + Count(total)
-	if c := ErrorClasses(classes); c != "" && total > 0 {
-		s += ": " + c
+	if total == 0 {
+		return "errors 0"
 	}
-	return s
+	return "errors " + Count(total) + affix(": ", ErrorClasses(classes), "")
 }
 
 // OutsideLine says what the client did outside its window, counted in no figure: "warm-up 1,640

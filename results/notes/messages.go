@@ -474,8 +474,7 @@ var caveatWords = map[Code][2]string{
 // MisalignedWords name a repetition whose groups' windows were over 1 % apart.
 const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
-// KneeWords is a capacity in words: "41,000/s", "≥ 1,000,000/s" (every step passed), "< 1,000/s" (none
-// did) or "-".
+// KneeWords is a capacity in words: "41,000/s", "≥ 1,000,000/s" (all steps passed), "< 1,000/s" (none) or "-".
 func KneeWords(c *results.Capacity, from float64) string {
 	return say("-knee", Args{"knee": c.Knee, "from": from, "steps": len(c.Steps), "below_from": c.BelowFrom, "at_max": c.AtMax})
 }
@@ -509,8 +508,7 @@ func Span(start, end float64) string {
 	return strconv.FormatFloat(start, 'f', 1, 64) + "–" + Seconds(end)
 }
 
-// Percent writes a fraction as "4.5 %", two significant digits below 1 % ("0.026 %") lest a small share
-// read as none.
+// Percent writes a fraction as "4.5 %"; below 1 %, two significant digits ("0.026 %") lest it read as none.
 func Percent(f float64) string {
 	if p := f * 100; p != 0 && p > -1 && p < 1 {
 		return strconv.FormatFloat(p, 'g', 2, 64) + " %"

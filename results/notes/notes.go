@@ -38,13 +38,10 @@ func (n Note) IsZero() bool { return n.Code == "" }
 
 // String words n; "" for the zero Note, the code for one without words.
 func (n Note) String() string {
-	if n.Code == "" {
-		return ""
+	if n.Code != "" && said.Lookup(string(n.Code)) != nil {
+		return say(string(n.Code), n.Args)
 	}
-	if said.Lookup(string(n.Code)) == nil {
-		return string(n.Code)
-	}
-	return say(string(n.Code), n.Args)
+	return string(n.Code)
 }
 
 // say is template name over data; "" when there is none, cut short where a parameter is missing.
@@ -56,16 +53,13 @@ func say(name string, data any) string {
 	return b.String()
 }
 
-// MarshalJSON writes {"code": "errors_over_max", "message": "errors were 3 % …", "share": 0.03, …};
-// the zero note as null.
+// MarshalJSON writes {"code": "errors_over_max", "message": "errors were 3 % …", "share": 0.03}; zero: null.
 func (n Note) MarshalJSON() ([]byte, error) {
 	if n.IsZero() {
 		return []byte("null"), nil
 	}
-	m := maps.Clone(n.Args)
-	if m == nil {
-		m = Args{}
-	}
+	m := Args{}
+	maps.Copy(m, n.Args)
 	m["code"], m["message"] = n.Code, n.String()
 	return json.Marshal(m)
 }

@@ -2,9 +2,8 @@ package softratio
 
 import "math"
 
-// Model is T(r) = min(N·β/(b + r·(a−b)), D/(1−r)): a and b the server's CPU-seconds per request
-// at r = 1 (all in software) and 0 (all offloaded), β the busy fraction its N CPUs reach when they
-// bound the rate, D the device's operations per second.
+// Model is T(r) = min(N·β/(b + r·(a−b)), D/(1−r)): a, b the server's CPU-seconds per request at r = 1 (all in
+// software) and 0 (all offloaded), β the N CPUs' busy fraction when they bound the rate, D the device's ops/s.
 type Model struct {
 	A        float64 `json:"a"`
 	B        float64 `json:"b"`

@@ -209,7 +209,7 @@ func (p *Prediction) resample(in Input) {
 	p.Ranged = df > 0
 	rng := rand.New(rand.NewPCG(Seed, Seed))
 	ws := slices.Clone(in.Windows)
-	var draws [6][]float64 // a, b, β, D, r*, T*
+	var draws [6][]float64 // by estimates
 	for i := 0; i < Draws && p.Ranged; i++ {
 		// u turns the normal noise below into Student-t noise.
 		u := math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand())
@@ -217,21 +217,22 @@ func (p *Prediction) resample(in Input) {
 			fr, fc := math.Exp(u*sr*rng.NormFloat64()), math.Exp(u*sc*rng.NormFloat64())
 			ws[j].Rate, ws[j].CPUPerRequest, ws[j].Busy = w.Rate*fr, w.CPUPerRequest*fc, w.Busy*fr*fc
 		}
-		m, _, _ := fit(ws, in)
-		if !valid(m) {
-			continue
-		}
-		r, t := m.Best()
-		for k, v := range []float64{m.A, m.B, m.Beta, m.Capacity, r, t} {
-			draws[k] = append(draws[k], v)
+		if m, _, _ := fit(ws, in); valid(m) {
+			for k, v := range m.estimates() {
+				draws[k] = append(draws[k], v)
+			}
 		}
 	}
-	m := p.Model
-	r, t := m.Best()
 	rgs := []*Range{&p.A, &p.B, &p.Beta, &p.Capacity, &p.Ratio, &p.Rate}
-	for k, v := range []float64{m.A, m.B, m.Beta, m.Capacity, r, t} {
+	for k, v := range p.Model.estimates() {
 		*rgs[k] = spread(v, draws[k])
 	}
+}
+
+// estimates are m's a, b, β, D, r* and T*, the ranged parameters.
+func (m Model) estimates() [6]float64 {
+	r, t := m.Best()
+	return [6]float64{m.A, m.B, m.Beta, m.Capacity, r, t}
 }
 
 func spread(v float64, draws []float64) Range {

@@ -13,8 +13,7 @@ import (
 // Power is the chance of finding significant a difference of the MDE.
 const Power = 0.80
 
-// The values of Comparison.Adjustment: Holm keeps below Alpha the chance that any identical pair is
-// significant.
+// The values of Comparison.Adjustment: Holm keeps below Alpha the chance any identical pair is significant.
 const (
 	AdjustHolm = "holm"
 	AdjustNone = "none" // judged alone
@@ -101,8 +100,8 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// noncentrality is the λ where a t-test at alpha rejects with Power (+Inf past 1e9): the MDE of a
-// known se. The shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3.
+// noncentrality is the λ where a t-test at alpha rejects with Power (+Inf past 1e9): the MDE of a known
+// se (the shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3).
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, false) }
 
 // reportedNoncentrality is the c at which c·(estimated se) is found with Power, averaged over se.
@@ -266,8 +265,7 @@ func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float6
 	return sum
 }
 
-// adaptiveGK is Gauss–Kronrod halving up to depth times: gonum's fixed rules took minutes and
-// missed by 1e-4 at df 0.6.
+// adaptiveGK is Gauss–Kronrod halving up to depth times (gonum's fixed rules: minutes, 1e-4 off at df 0.6).
 func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	v, e := gaussKronrod(f, a, b)
 	if e <= tol || depth == 0 {
@@ -334,8 +332,8 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 	return sd * 100, true
 }
 
-// RepsFor is the repetitions per variant that find a difference of effect (a fraction) with
-// Power at noise noisePct and level Alpha/family; false, n = limit, when limit is too few.
+// RepsFor is the repetitions per variant that find an effect (a fraction) with Power at noise
+// noisePct and level Alpha/family; false, n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 	alpha := Alpha / float64(max(family, 1))
 	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentrality(df, alpha) })
@@ -385,8 +383,8 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	return math.Expm1(noncentrality(float64(2*n-2), Alpha/float64(max(family, 1)))*se) * 100
 }
 
-// RepsForBest is the repetitions per value that name a best effect above every other value with
-// Power; each pair at level Alpha/pairs and power Power^(1/(values−1)), conservatively.
+// RepsForBest is the repetitions per value that name a best effect above every other with Power
+// (conservatively: each pair at level Alpha/pairs and power Power^(1/(values−1))).
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
 	alpha := Alpha / float64(values*(values-1)/2)

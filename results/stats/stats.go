@@ -116,8 +116,7 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test: Student's pooled for equal sizes, else Welch's; without "ln" on raw
-// values (old runs).
+// The values of Comparison.Test: pooled Student's at equal sizes, else Welch's; no "ln": raw (old runs).
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
 	TestStudent      = "t-test"
@@ -129,8 +128,8 @@ const (
 	TestNoBaseline   = "baseline not measured: no test"
 )
 
-// Comparison is a sample against a baseline, every field finite (p 1 untested): MDEPct is the smallest
-// true difference found with Power at Alpha/Family, EquivalenceBoundPct the least ±X % TOST rules out.
+// Comparison is a sample against a baseline, every field finite (p 1 untested); MDEPct: the least true
+// difference found with Power at Alpha/Family; EquivalenceBoundPct: the least ±X % TOST rules out.
 type Comparison struct {
 	DeltaPct             float64 `json:"delta_pct"`  // 0 when undefined or within rounding
 	PValue               float64 `json:"p_value"`    // two-sided, unadjusted
@@ -157,8 +156,8 @@ type Comparison struct {
 // MDENotDeterminable is MDENote when no finite effect is found with Power.
 const MDENotDeterminable = "not determinable"
 
-// Compare compares other with base alone: DeltaPct from the means, a t-test on the logarithms, as
-// throughput noise is proportional to throughput (on the raw scale Welch's test loses its power).
+// Compare compares other with base alone: DeltaPct from the means, a t-test on the logs (noise is
+// proportional to throughput: on the raw scale Welch's test loses its power).
 func Compare(base, other []float64) Comparison {
 	c, _, _ := compare(base, other)
 	return c
@@ -232,10 +231,7 @@ func logOf(xs []float64) ([]float64, bool) {
 
 // tTest is Welch's or the pooled two-sided t-test, spreads up to tol as zero; d (0 within tol), se.
 func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
-	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
-	if len(base) < 2 || len(other) < 2 {
-		return c, 0, 0
-	}
+	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone} // both callers pass 2+ values a side
 	mb, sb := MeanStdDev(base)
 	mo, so := MeanStdDev(other)
 	vb, vo := sb*sb/float64(len(base)), so*so/float64(len(other))
@@ -265,8 +261,8 @@ func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se
 	return c, d, se
 }
 
-// studentTUpper is P(T > t), t ≥ 0; above hugeDF, where the incomplete beta loses its digits,
-// the normal tail at the x whose Cornish–Fisher quantile is t.
+// studentTUpper is P(T > t), t ≥ 0; above hugeDF (the incomplete beta loses its digits) the normal
+// tail at the x whose Cornish–Fisher quantile is t.
 func studentTUpper(t, df float64) float64 {
 	switch {
 	case math.IsInf(t, 1):
