@@ -32,12 +32,13 @@ func Write(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// page is what the template renders, the banners' lines as the text report has them.
+// page is what the template renders: the report's own lists as they are, the
+// banners' other lines as the text report has them; its sections shadow the report's.
 type page struct {
-	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan           string
-	Interrupted, Incomplete, NoVariants                                                     bool
-	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds, ClientBound []string
-	Crossed, ClientBoundMore                                                                int
+	*analysis.Report
+	Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
+	Hosts, Thresholds, ClientBound                                          []string
+	Crossed, ClientBoundMore                                                int
 
 	Drift, Search, Capacity, Speed *section
 	Timeline                       *timelineSection
@@ -94,12 +95,9 @@ func newPage(m *analysis.Report) *page {
 	for _, f := range tables.Facts(m) {
 		facts[f.Label] = f.Text
 	}
-	pg := &page{
-		Name: r.Name, Started: facts["started"], Finished: facts["finished"], Interrupted: r.Interrupted, Incomplete: r.Incomplete,
-		NotMeasured: m.NotMeasured.Strings(), Partial: m.Partial.Strings(), Excluded: m.Excluded.Strings(),
-		Metrics: facts["metrics"], Warnings: m.Warnings, Hints: m.Hints.Strings(),
-		Threshold:  strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
-		NoVariants: len(r.Variants) == 0, Plan: planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
+	pg := &page{Report: m, Started: facts["started"], Finished: facts["finished"], Metrics: facts["metrics"],
+		Threshold: strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
+		Plan:      planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
 	}
 	for _, c := range m.Thresholds {
 		pg.Thresholds = append(pg.Thresholds, c.Line().String())
@@ -125,7 +123,6 @@ func newPage(m *analysis.Report) *page {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}
 	}
-	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
 	pg.Capacity, pg.Charts, pg.Timeline = capacitySectionOf(m), charts(m, vs), timelineSectionOf(vs, m)
 	pg.Speed, pg.Profile = speedSectionOf(m.Speed), profileSectionOf(m.Profile)
