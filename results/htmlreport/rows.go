@@ -79,16 +79,16 @@ type pageColumn struct {
 	Unit, Needs bool
 }
 
-// pageTable is a page table of catalogue measures, a row per variant, per
-// repetition or per group; Extra adds the catalogue's other HTML measures.
+// pageTable is a page table of catalogue measures, a row per variant, or per
+// repetition or group when By is "rep" or "group"; Extra adds the catalogue's other HTML measures.
 type pageTable struct {
-	ID                 string
-	Rep, Groups, Extra bool
-	Cols               []pageColumn
+	ID, By string
+	Extra  bool
+	Cols   []pageColumn
 }
 
 var (
-	repsTable = pageTable{ID: "reps-table", Rep: true, Extra: true, Cols: []pageColumn{
+	repsTable = pageTable{ID: "reps-table", By: "rep", Extra: true, Cols: []pageColumn{
 		{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 		{Key: "errors"}, {Key: "handshakes", Head: "handshakes"}, {Key: "resumed", Head: "resumed"}, {Key: "connections", Head: "connections"},
 		{Key: "status", Head: "status"}, {Key: "total_p99_ms"},
@@ -102,12 +102,12 @@ var (
 		{Key: "req_per_server_cpu_s", Needs: true},
 		{Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)"}, {Key: "req_per_server_cpu_delta"},
 	}}
-	cpuTable = pageTable{Rep: true, Cols: []pageColumn{
+	cpuTable = pageTable{By: "rep", Cols: []pageColumn{
 		{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
 		{Key: "client_busy_mean", Head: "client mean"}, {Key: "server_busy", Head: "server busy", Needs: true},
 		{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
 	}}
-	groupsTable = pageTable{Groups: true, Cols: []pageColumn{
+	groupsTable = pageTable{By: "group", Cols: []pageColumn{
 		{Key: "variant_group_cpus"}, {Key: "variant_group_threads"}, {Key: "variant_group_conns"},
 		{Key: "variant_group_req_per_s"}, {Key: "variant_group_req_per_s_range"}, {Key: "variant_group_cpu_busy"},
 	}}
@@ -127,7 +127,7 @@ func catalogued(key string, rep bool) measure.Column {
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 	var cols []measure.Column
 	for _, pc := range pt.Cols {
-		cols = append(cols, catalogued(pc.Key, pt.Rep))
+		cols = append(cols, catalogued(pc.Key, pt.By == "rep"))
 	}
 	for _, c := range measure.Columns(m, measure.HTML) {
 		listed := slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key })
@@ -136,12 +136,8 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		}
 	}
 	t := &table{ID: pt.ID, Head: []td{{Text: "variant"}}}
-	if pt.Rep || pt.Groups {
-		by := "group"
-		if pt.Rep {
-			by = "rep"
-		}
-		t.Head = append(t.Head, right(by))
+	if pt.By != "" {
+		t.Head = append(t.Head, right(pt.By))
 	}
 	for k, pc := range pt.Cols {
 		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!cols[k].Left)})
@@ -168,8 +164,8 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		v := &vs[i]
 		value := func(c measure.Column) measure.Value { return c.OfVariant(v) }
 		name := td{Text: v.V.Name, Class: "name"}
-		switch {
-		case pt.Rep:
+		switch pt.By {
+		case "rep":
 			for j := range v.V.Reps {
 				x := measure.NewRep(m, v.I, j)
 				ra := x.A
@@ -182,7 +178,7 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 					}
 				}
 			}
-		case pt.Groups:
+		case "group":
 			for _, g := range measure.VariantGroups(v.V) {
 				v.G = g
 				class := ""
