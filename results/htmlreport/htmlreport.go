@@ -37,7 +37,7 @@ func Write(w io.Writer, m *analysis.Report) error {
 type page struct {
 	*analysis.Report
 	Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
-	Hosts, Thresholds, ClientBound                                          []string
+	Hosts, ClientBound                                                      []string
 	Crossed, ClientBoundMore                                                int
 
 	Drift, Search, Capacity, Speed *section
@@ -100,7 +100,6 @@ func newPage(m *analysis.Report) *page {
 		Plan:      planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
 	}
 	for _, c := range m.Thresholds {
-		pg.Thresholds = append(pg.Thresholds, c.Line().String())
 		if !c.Passed {
 			pg.Crossed++
 		}

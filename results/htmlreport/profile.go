@@ -15,7 +15,7 @@ import (
 
 // profileSection is the server profile: CPU by library, and a flame graph per variant.
 type profileSection struct {
-	On     string
+	*analysis.ProfileTable
 	Bars   chart
 	Table  *table
 	Lines  []string
@@ -39,7 +39,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
 	}
-	sec := &profileSection{On: t.OnLine().String(), Bars: profileBars(t), Lines: tables.ProfileLines(t),
+	sec := &profileSection{ProfileTable: t, Bars: profileBars(t), Lines: tables.ProfileLines(t),
 		Table: fromTable("profile-table", tables.Profile(t))}
 	sec.Flames = mapped(t.Variants, func(v analysis.ProfileVariant) chart {
 		fg := chart{Title: v.Name, Err: v.Missing.String()}

@@ -51,12 +51,12 @@ func fromTable(id string, tb tables.Table) *table {
 	right := func(k int) bool { return k < len(tb.Right) && tb.Right[k] }
 	t := &table{ID: id}
 	for k, h := range tb.Header {
-		t.Head = append(t.Head, td{Text: h, Class: numClass(right(k))})
+		t.Head = append(t.Head, td{Text: h, Class: classIf(right(k), "num")})
 	}
 	for _, r := range tb.Rows {
 		cells := make([]td, len(r))
 		for k, c := range r {
-			cells[k] = td{Text: cell(c), Class: numClass(right(k))}
+			cells[k] = td{Text: cell(c), Class: classIf(right(k), "num")}
 			switch {
 			case k == 0:
 				cells[k].Class = "name"
@@ -72,7 +72,7 @@ func fromTable(id string, tb tables.Table) *table {
 }
 
 // pageColumn is a catalogue measure of a page table, aligned as the catalogue says, Head
-// replacing its label, Unit appending its unit; a table with Needs columns shows the rows
+// replacing its label (its key without one), Unit appending its unit; a table with Needs columns shows the rows
 // with one, and is left out (nil) without any.
 type pageColumn struct {
 	Key, Head   string
@@ -90,11 +90,10 @@ type pageTable struct {
 var (
 	repsTable = pageTable{ID: "reps-table", By: "rep", Extra: true, Cols: []pageColumn{
 		{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
-		{Key: "errors"}, {Key: "handshakes", Head: "handshakes"}, {Key: "resumed", Head: "resumed"}, {Key: "connections", Head: "connections"},
-		{Key: "status", Head: "status"}, {Key: "total_p99_ms"},
+		{Key: "errors"}, {Key: "handshakes"}, {Key: "resumed"}, {Key: "connections"}, {Key: "status"}, {Key: "total_p99_ms"},
 	}}
 	openLoopTable = pageTable{ID: "open-loop-table", Cols: []pageColumn{
-		{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed", Head: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
+		{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
 		{Key: "intended_p99_ms", Head: "p99 from intended"}, {Key: "intended_p99.9_ms", Head: "p99.9 from intended"},
 	}}
 	serverCostTable = pageTable{ID: "server-cost", Cols: []pageColumn{
@@ -125,10 +124,7 @@ func catalogued(key string, rep bool) measure.Column {
 
 // build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
-	var cols []measure.Column
-	for _, pc := range pt.Cols {
-		cols = append(cols, catalogued(pc.Key, pt.By == "rep"))
-	}
+	cols := mapped(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
 	for _, c := range measure.Columns(m, measure.HTML) {
 		listed := slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key })
 		if pt.Extra && c.Rep != nil && !listed {
@@ -140,13 +136,13 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		t.Head = append(t.Head, right(pt.By))
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!cols[k].Left)})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label, pc.Key), Class: classIf(!cols[k].Left, "num")})
 	}
 	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
 		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			c := td{Text: dash, Class: numClass(!cols[k].Left)}
+			c := td{Text: dash, Class: classIf(!cols[k].Left, "num")}
 			if v := value(cols[k]); v.Kind != measure.None {
 				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))
@@ -181,11 +177,7 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		case "group":
 			for _, g := range measure.VariantGroups(v.V) {
 				v.G = g
-				class := ""
-				if g.EverBusy() {
-					class = "hot"
-				}
-				add(class, value, name, right(strconv.Itoa(g.Index)))
+				add(classIf(g.EverBusy(), "hot"), value, name, right(strconv.Itoa(g.Index)))
 			}
 		default:
 			add("", value, name)
@@ -267,10 +259,10 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 
 func right(s string) td { return td{Text: s, Class: "num"} }
 
-// numClass is a column's class: "num" when right-aligned.
-func numClass(right bool) string {
-	if right {
-		return "num"
+// classIf is class when ok, else none.
+func classIf(ok bool, class string) string {
+	if ok {
+		return class
 	}
 	return ""
 }
