@@ -197,6 +197,5 @@ func planText(plan json.RawMessage) string {
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-// pageTemplate is the page and its parts, void elements self-closed so that the
-// page is well-formed XML.
+// pageTemplate is the page and its parts, void elements self-closed: the page is well-formed XML.
 var pageTemplate = template.Must(template.New("page.html").ParseFS(templateFiles, "templates/*.html"))

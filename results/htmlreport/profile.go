@@ -169,8 +169,7 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 	}
 }
 
-// flameColor colours a frame by where it runs: the kernel orange, crypto
-// libraries red, the rest in warm yellows by library.
+// flameColor colours a frame by where it runs: kernel orange, crypto red, the rest yellows by library.
 func flameColor(lib string, level int) string {
 	switch {
 	case level == 0:

@@ -42,8 +42,7 @@ type td struct {
 
 func (t *table) add(class string, cells ...td) { t.Rows = append(t.Rows, row{class, cells}) }
 
-// fromTable is tb as the page shows it: its first column the row's name, its
-// other left-aligned columns words, the last a message; nil without rows.
+// fromTable is tb on the page: first column the name, left-aligned ones words, the last a message; nil if empty.
 func fromTable(id string, tb tables.Table) *table {
 	if len(tb.Rows) == 0 {
 		return nil
@@ -189,8 +188,7 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 	return t
 }
 
-// notesRows moves t's trailing left-aligned columns (its notes) to labelled
-// lines under each row, so that they do not widen the table.
+// notesRows moves t's trailing left-aligned columns (notes) to labelled lines under each row, not widening it.
 func notesRows(t *table) {
 	n := len(t.Head)
 	for n > 1 && t.Head[n-1].Class == "" {
