@@ -182,11 +182,8 @@ func speedSectionOf(st *analysis.SpeedTable) *section {
 	return sec
 }
 
-// planText is the plan indented, as given when not valid JSON.
+// planText is the plan indented, as given ("" for none) when not valid JSON.
 func planText(plan json.RawMessage) string {
-	if len(plan) == 0 {
-		return ""
-	}
 	var b bytes.Buffer
 	if err := json.Indent(&b, plan, "", "  "); err != nil {
 		return string(plan)

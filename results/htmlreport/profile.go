@@ -115,13 +115,11 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 		n := root
 		for _, f := range frames {
 			key := f[0] + "`" + f[1]
-			c, ok := n.children[key]
-			if !ok {
-				c = &flameNode{name: f[1], lib: f[0], children: map[string]*flameNode{}}
-				n.children[key] = c
+			if n.children[key] == nil {
+				n.children[key] = &flameNode{name: f[1], lib: f[0], children: map[string]*flameNode{}}
 			}
-			c.samples += st.Samples
-			n = c
+			n = n.children[key]
+			n.samples += st.Samples
 		}
 		depth = max(depth, len(frames))
 	}
