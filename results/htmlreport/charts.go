@@ -102,7 +102,7 @@ func rateChart(vs []measure.Variant) chart {
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepChart draws sweep i with verdict: a line over numbers, else bars (no values lie between names).
+// sweepChart draws sweep i, its caption ending with verdict: a line over numbers, else bars (none between).
 func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *softratio.Prediction) chart {
 	xName, why := s.Key, "the swept values are names, not numbers"
 	if s.Key == "" {
@@ -315,7 +315,7 @@ func cpuChart(vs []measure.Variant) []chart {
 	return []chart{f.draw(260)}
 }
 
-// searchChart draws the values a search visited, for req/s the model's curve; none for a value not a number.
+// searchChart draws the values a search visited, for req/s the soft-ratio curve; none if one is not a number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || len(ss.Points) == 0 {
 		return nil

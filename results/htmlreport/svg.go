@@ -23,7 +23,8 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// chartWidth is every chart's width in points (CSS scales it); text is measured in Liberation Sans.
+// chartWidth is a chart's width in points (CSS scales it); gonum/plot measures text in its
+// Liberation Sans, the SVG names fallbacks too.
 const chartWidth = 720 * vg.Length(1)
 
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
