@@ -102,7 +102,7 @@ func rateChart(vs []measure.Variant) chart {
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepChart draws sweep i, its caption ending with verdict: a line over numbers, else bars (none between).
+// sweepChart draws sweep i, caption ending with verdict: a line over numbers, bars over names (none between).
 func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *softratio.Prediction) chart {
 	xName, why := s.Key, "the swept values are names, not numbers"
 	if s.Key == "" {
