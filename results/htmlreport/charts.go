@@ -102,8 +102,7 @@ func rateChart(vs []measure.Variant) chart {
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepChart draws the i-th sweep series, its caption ending with verdict: a line
-// over numbers, else a bar per value (a line between names would suggest values between).
+// sweepChart draws sweep i, caption ending with verdict: a line over numbers, bars over names (none between).
 func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *softratio.Prediction) chart {
 	xName, why := s.Key, "the swept values are names, not numbers"
 	if s.Key == "" {
@@ -256,8 +255,7 @@ func groupChart(vs []measure.Variant) chart {
 	return f.draw(280)
 }
 
-// groupedBars draws at each of n categories m bars side by side, of value (NaN:
-// none) and colour col; it reports which of the m drew a bar.
+// groupedBars draws m bars side by side at each of n categories (NaN: none), reporting which of m drew.
 func (f *figure) groupedBars(n, m int, col func(k int) color.RGBA, value func(cat, k int) float64) []bool {
 	w := max(min((chartWidth-100)/vg.Length(n*(m+1)), 40), 2)
 	used := make([]bool, m)
@@ -317,8 +315,7 @@ func cpuChart(vs []measure.Variant) []chart {
 	return []chart{f.draw(260)}
 }
 
-// searchChart draws the values a search visited and, for req/s over the soft
-// ratio, the model's curve; none when a visited value is not a number.
+// searchChart draws the values a search visited, for req/s the soft-ratio curve; none if one is not a number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || len(ss.Points) == 0 {
 		return nil
@@ -366,8 +363,7 @@ func padded(lo, hi float64) (float64, float64) {
 	return lo - pad, hi + pad
 }
 
-// modelCurve draws the soft-ratio model's rate across xs when pred predicts
-// and each point's soft ratio in percent is its x.
+// modelCurve draws pred's rate across xs when it predicts and each point's soft ratio in percent is its x.
 func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []string) {
 	if pred == nil || pred.Status != softratio.OK || len(xs) == 0 {
 		return
@@ -473,8 +469,7 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	return f.draw(300)
 }
 
-// cdf is h's (µs) empirical CDF in ms, exact at each non-empty bucket's
-// bounds, x ≥ 1 µs for a log axis; nil for an empty histogram.
+// cdf is h's (µs) CDF in ms, exact at each non-empty bucket's bounds, x ≥ 1 µs (log axis); nil when empty.
 func cdf(h *results.Histogram) plotter.XYs {
 	if results.EmptyHistogram(h) {
 		return nil
@@ -494,8 +489,7 @@ func cdf(h *results.Histogram) plotter.XYs {
 	return pts
 }
 
-// series is a sweep on the x axis, numeric at its numbers, else at its
-// positions; Key is "" when several are swept.
+// series is a sweep on the x axis, at its numbers or else positions; Key is "" when several are swept.
 type series struct {
 	*analysis.SweepSummary
 	Key    string

@@ -32,12 +32,13 @@ func Write(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// page is what the template renders, the banners' lines as the text report has them.
+// page is what the template renders: the report's own lists as they are, the
+// banners' other lines as the text report has them; its sections shadow the report's.
 type page struct {
-	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan           string
-	Interrupted, Incomplete, NoVariants                                                     bool
-	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds, ClientBound []string
-	Crossed, ClientBoundMore                                                                int
+	*analysis.Report
+	Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
+	Hosts, ClientBound                                                      []string
+	Crossed, ClientBoundMore                                                int
 
 	Drift, Search, Capacity, Speed *section
 	Timeline                       *timelineSection
@@ -94,15 +95,11 @@ func newPage(m *analysis.Report) *page {
 	for _, f := range tables.Facts(m) {
 		facts[f.Label] = f.Text
 	}
-	pg := &page{
-		Name: r.Name, Started: facts["started"], Finished: facts["finished"], Interrupted: r.Interrupted, Incomplete: r.Incomplete,
-		NotMeasured: m.NotMeasured.Strings(), Partial: m.Partial.Strings(), Excluded: m.Excluded.Strings(),
-		Metrics: facts["metrics"], Warnings: m.Warnings, Hints: m.Hints.Strings(),
-		Threshold:  strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
-		NoVariants: len(r.Variants) == 0, Plan: planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
+	pg := &page{Report: m, Started: facts["started"], Finished: facts["finished"], Metrics: facts["metrics"],
+		Threshold: strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
+		Plan:      planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
 	}
 	for _, c := range m.Thresholds {
-		pg.Thresholds = append(pg.Thresholds, c.Line().String())
 		if !c.Passed {
 			pg.Crossed++
 		}
@@ -125,7 +122,6 @@ func newPage(m *analysis.Report) *page {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}
 	}
-	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
 	pg.Capacity, pg.Charts, pg.Timeline = capacitySectionOf(m), charts(m, vs), timelineSectionOf(vs, m)
 	pg.Speed, pg.Profile = speedSectionOf(m.Speed), profileSectionOf(m.Profile)
@@ -186,11 +182,8 @@ func speedSectionOf(st *analysis.SpeedTable) *section {
 	return sec
 }
 
-// planText is the plan indented, as given when not valid JSON.
+// planText is the plan indented, as given ("" for none) when not valid JSON.
 func planText(plan json.RawMessage) string {
-	if len(plan) == 0 {
-		return ""
-	}
 	var b bytes.Buffer
 	if err := json.Indent(&b, plan, "", "  "); err != nil {
 		return string(plan)
@@ -201,6 +194,5 @@ func planText(plan json.RawMessage) string {
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-// pageTemplate is the page and its parts, void elements self-closed so that the
-// page is well-formed XML.
+// pageTemplate is the page and its parts, void elements self-closed: the page is well-formed XML.
 var pageTemplate = template.Must(template.New("page.html").ParseFS(templateFiles, "templates/*.html"))

@@ -787,7 +787,7 @@ func TestPageColumnsCatalogued(t *testing.T) {
 						t.Errorf("table %q column %q: %v", pt.ID, pc.Key, e)
 					}
 				}()
-				catalogued(pc.Key, pt.Rep)
+				catalogued(pc.Key, pt.By == "rep")
 			}()
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 // profileSection is the server profile: CPU by library, and a flame graph per variant.
 type profileSection struct {
-	On     string
+	*analysis.ProfileTable
 	Bars   chart
 	Table  *table
 	Lines  []string
@@ -39,7 +39,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
 	}
-	sec := &profileSection{On: t.OnLine().String(), Bars: profileBars(t), Lines: tables.ProfileLines(t),
+	sec := &profileSection{ProfileTable: t, Bars: profileBars(t), Lines: tables.ProfileLines(t),
 		Table: fromTable("profile-table", tables.Profile(t))}
 	sec.Flames = mapped(t.Variants, func(v analysis.ProfileVariant) chart {
 		fg := chart{Title: v.Name, Err: v.Missing.String()}
@@ -115,13 +115,11 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 		n := root
 		for _, f := range frames {
 			key := f[0] + "`" + f[1]
-			c, ok := n.children[key]
-			if !ok {
-				c = &flameNode{name: f[1], lib: f[0], children: map[string]*flameNode{}}
-				n.children[key] = c
+			if n.children[key] == nil {
+				n.children[key] = &flameNode{name: f[1], lib: f[0], children: map[string]*flameNode{}}
 			}
-			c.samples += st.Samples
-			n = c
+			n = n.children[key]
+			n.samples += st.Samples
 		}
 		depth = max(depth, len(frames))
 	}
@@ -169,8 +167,7 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 	}
 }
 
-// flameColor colours a frame by where it runs: the kernel orange, crypto
-// libraries red, the rest in warm yellows by library.
+// flameColor colours a frame by where it runs: kernel orange, crypto red, the rest yellows by library.
 func flameColor(lib string, level int) string {
 	switch {
 	case level == 0:

@@ -42,8 +42,7 @@ type td struct {
 
 func (t *table) add(class string, cells ...td) { t.Rows = append(t.Rows, row{class, cells}) }
 
-// fromTable is tb as the page shows it: its first column the row's name, its
-// other left-aligned columns words, the last a message; nil without rows.
+// fromTable is tb on the page: first column the name, left-aligned ones words, the last a message; nil if empty.
 func fromTable(id string, tb tables.Table) *table {
 	if len(tb.Rows) == 0 {
 		return nil
@@ -51,12 +50,12 @@ func fromTable(id string, tb tables.Table) *table {
 	right := func(k int) bool { return k < len(tb.Right) && tb.Right[k] }
 	t := &table{ID: id}
 	for k, h := range tb.Header {
-		t.Head = append(t.Head, td{Text: h, Class: numClass(right(k))})
+		t.Head = append(t.Head, td{Text: h, Class: classIf(right(k), "num")})
 	}
 	for _, r := range tb.Rows {
 		cells := make([]td, len(r))
 		for k, c := range r {
-			cells[k] = td{Text: cell(c), Class: numClass(right(k))}
+			cells[k] = td{Text: cell(c), Class: classIf(right(k), "num")}
 			switch {
 			case k == 0:
 				cells[k].Class = "name"
@@ -72,29 +71,28 @@ func fromTable(id string, tb tables.Table) *table {
 }
 
 // pageColumn is a catalogue measure of a page table, aligned as the catalogue says, Head
-// replacing its label, Unit appending its unit; a table with Needs columns shows the rows
+// replacing its label (its key without one), Unit appending its unit; a table with Needs columns shows the rows
 // with one, and is left out (nil) without any.
 type pageColumn struct {
 	Key, Head   string
 	Unit, Needs bool
 }
 
-// pageTable is a page table of catalogue measures, a row per variant, per
-// repetition or per group; Extra adds the catalogue's other HTML measures.
+// pageTable is a page table of catalogue measures, a row per variant, or per
+// repetition or group when By is "rep" or "group"; Extra adds the catalogue's other HTML measures.
 type pageTable struct {
-	ID                 string
-	Rep, Groups, Extra bool
-	Cols               []pageColumn
+	ID, By string
+	Extra  bool
+	Cols   []pageColumn
 }
 
 var (
-	repsTable = pageTable{ID: "reps-table", Rep: true, Extra: true, Cols: []pageColumn{
+	repsTable = pageTable{ID: "reps-table", By: "rep", Extra: true, Cols: []pageColumn{
 		{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
-		{Key: "errors"}, {Key: "handshakes", Head: "handshakes"}, {Key: "resumed", Head: "resumed"}, {Key: "connections", Head: "connections"},
-		{Key: "status", Head: "status"}, {Key: "total_p99_ms"},
+		{Key: "errors"}, {Key: "handshakes"}, {Key: "resumed"}, {Key: "connections"}, {Key: "status"}, {Key: "total_p99_ms"},
 	}}
 	openLoopTable = pageTable{ID: "open-loop-table", Cols: []pageColumn{
-		{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed", Head: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
+		{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
 		{Key: "intended_p99_ms", Head: "p99 from intended"}, {Key: "intended_p99.9_ms", Head: "p99.9 from intended"},
 	}}
 	serverCostTable = pageTable{ID: "server-cost", Cols: []pageColumn{
@@ -102,12 +100,12 @@ var (
 		{Key: "req_per_server_cpu_s", Needs: true},
 		{Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)"}, {Key: "req_per_server_cpu_delta"},
 	}}
-	cpuTable = pageTable{Rep: true, Cols: []pageColumn{
+	cpuTable = pageTable{By: "rep", Cols: []pageColumn{
 		{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
 		{Key: "client_busy_mean", Head: "client mean"}, {Key: "server_busy", Head: "server busy", Needs: true},
 		{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
 	}}
-	groupsTable = pageTable{Groups: true, Cols: []pageColumn{
+	groupsTable = pageTable{By: "group", Cols: []pageColumn{
 		{Key: "variant_group_cpus"}, {Key: "variant_group_threads"}, {Key: "variant_group_conns"},
 		{Key: "variant_group_req_per_s"}, {Key: "variant_group_req_per_s_range"}, {Key: "variant_group_cpu_busy"},
 	}}
@@ -125,10 +123,7 @@ func catalogued(key string, rep bool) measure.Column {
 
 // build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
-	var cols []measure.Column
-	for _, pc := range pt.Cols {
-		cols = append(cols, catalogued(pc.Key, pt.Rep))
-	}
+	cols := mapped(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
 	for _, c := range measure.Columns(m, measure.HTML) {
 		listed := slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key })
 		if pt.Extra && c.Rep != nil && !listed {
@@ -136,21 +131,17 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		}
 	}
 	t := &table{ID: pt.ID, Head: []td{{Text: "variant"}}}
-	if pt.Rep || pt.Groups {
-		by := "group"
-		if pt.Rep {
-			by = "rep"
-		}
-		t.Head = append(t.Head, right(by))
+	if pt.By != "" {
+		t.Head = append(t.Head, right(pt.By))
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!cols[k].Left)})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label, pc.Key), Class: classIf(!cols[k].Left, "num")})
 	}
 	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
 		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			c := td{Text: dash, Class: numClass(!cols[k].Left)}
+			c := td{Text: dash, Class: classIf(!cols[k].Left, "num")}
 			if v := value(cols[k]); v.Kind != measure.None {
 				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))
@@ -168,8 +159,8 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 		v := &vs[i]
 		value := func(c measure.Column) measure.Value { return c.OfVariant(v) }
 		name := td{Text: v.V.Name, Class: "name"}
-		switch {
-		case pt.Rep:
+		switch pt.By {
+		case "rep":
 			for j := range v.V.Reps {
 				x := measure.NewRep(m, v.I, j)
 				ra := x.A
@@ -182,14 +173,10 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 					}
 				}
 			}
-		case pt.Groups:
+		case "group":
 			for _, g := range measure.VariantGroups(v.V) {
 				v.G = g
-				class := ""
-				if g.EverBusy() {
-					class = "hot"
-				}
-				add(class, value, name, right(strconv.Itoa(g.Index)))
+				add(classIf(g.EverBusy(), "hot"), value, name, right(strconv.Itoa(g.Index)))
 			}
 		default:
 			add("", value, name)
@@ -201,8 +188,7 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 	return t
 }
 
-// notesRows moves t's trailing left-aligned columns (its notes) to labelled
-// lines under each row, so that they do not widen the table.
+// notesRows moves t's trailing left-aligned columns (notes) to labelled lines under each row, not widening it.
 func notesRows(t *table) {
 	n := len(t.Head)
 	for n > 1 && t.Head[n-1].Class == "" {
@@ -235,15 +221,12 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Comparison = fromTable("comparison-table", tables.Comparison(m, measure.Markdown|measure.HTML))
 	for i := range pg.Comparison.Rows {
 		r, v := &pg.Comparison.Rows[i], &vs[i]
-		r.Cells[0].Swatch = cssColor(variantColor(v.I))
+		r.Class, r.Cells[0].Swatch = classIf(v.S.IsBaseline, "base"), cssColor(variantColor(v.I))
 		if n := v.S.FailedReps; n > 0 {
 			r.Cells[0].Flag = "FAILED"
 			if v.S.Stats.N > 1 {
 				r.Cells[0].Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, v.S.Stats.N)
 			}
-		}
-		if v.S.IsBaseline {
-			r.Class = "base"
 		}
 	}
 	notesRows(pg.Comparison)
@@ -271,10 +254,10 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 
 func right(s string) td { return td{Text: s, Class: "num"} }
 
-// numClass is a column's class: "num" when right-aligned.
-func numClass(right bool) string {
-	if right {
-		return "num"
+// classIf is class when ok, else none.
+func classIf(ok bool, class string) string {
+	if ok {
+		return class
 	}
 	return ""
 }

@@ -23,8 +23,8 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// chartWidth is every chart's width in points (the CSS scales it); gonum/plot
-// measures text in its bundled Liberation Sans, the SVG names fallbacks too.
+// chartWidth is a chart's width in points (CSS scales it); gonum/plot measures text in its
+// Liberation Sans, the SVG names fallbacks too.
 const chartWidth = 720 * vg.Length(1)
 
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
@@ -61,13 +61,12 @@ func boxItem(n string, c color.RGBA) legendItem    { return legendItem{n, cssCol
 func lineItem(n string, c color.RGBA) legendItem   { return legendItem{n, cssColor(c), true, false} }
 func dashedItem(n string, c color.RGBA) legendItem { return legendItem{n, cssColor(c), true, true} }
 
-// figure is chart c drawn with gonum/plot, its legend gathering in c.Legend;
-// the first error of its marks replaces the drawing. label: the SVG's name.
+// figure is chart c drawn by gonum/plot, its legend in c.Legend; its marks' first error replaces the drawing.
 type figure struct {
 	*plot.Plot
 	c     chart
 	err   error
-	label string
+	label string // the SVG's name, else c.Title
 }
 
 // newFigure starts c with the report's fonts, axis labels and grid lines on the axes named.
@@ -191,8 +190,7 @@ func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
 	}
 }
 
-// draw renders the figure h points high as an inline, labelled <svg>, or says
-// in Err why not, gonum/plot's panics (a log axis over values ≤ 0) included.
+// draw renders f h points high as a labelled <svg>, else says why in Err (panics: a log axis over values ≤ 0).
 func (f *figure) draw(h vg.Length) (c chart) {
 	c, label := f.c, cmp.Or(f.label, f.c.Title)
 	defer func() {
@@ -269,8 +267,7 @@ var logMsTicks = ticker(func(lo, hi float64) []plot.Tick {
 	return decades(lo, hi, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, func(m int) bool { return m == 1 || m == 2 || m == 5 })
 })
 
-// decades are ticks at m×10^e (m of ms) from lo to hi, labelled where
-// labelled(m); each is parsed from decimal, not m·10^e rounded twice.
+// decades are ticks at m×10^e (m of ms) in lo..hi, labelled where labelled(m), exact as parsed from decimal.
 func decades(lo, hi float64, ms []int, labelled func(m int) bool) []plot.Tick {
 	var ts []plot.Tick
 	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {

@@ -34,8 +34,7 @@ type timelineVariant struct {
 	Reps            []timelineRep
 }
 
-// timelineRep is a repetition's <details>, the first drawn of each variant Open;
-// one without charts recorded no timeline.
+// timelineRep is a repetition's <details>, the first drawn of each variant Open; no Charts: no timeline.
 type timelineRep struct {
 	ID, Rep, Summary string
 	Open             bool
@@ -127,8 +126,8 @@ func eventMarks(evs []analysis.KernelEvent) []eventMark {
 	return out
 }
 
-// A repetition's charts share one time axis and margins, so they line up; a group's
-// bars are one <path>, a line one <polyline>: a repetition stays under 20 KB.
+// A repetition's charts share axis and margins, to line up; a group's bars are one <path>, a line one
+// <polyline>: a repetition stays under 20 KB.
 const (
 	tlWidth, tlLeft, tlRight = 1100.0, 58.0, 12.0 // tlLeft: room for the y tick labels
 	tlTop, tlBottom, tlMarks = 10.0, 20.0, 12.0   // tlMarks: the kernel events' strip under the rate chart
@@ -197,13 +196,11 @@ func niceBelow(x float64) float64 {
 	return p
 }
 
-// svgDoc writes what gonum/plot cannot draw small or with a tooltip per mark:
-// the timelines (hundreds of bars) and the server profile.
+// svgDoc writes what gonum/plot cannot draw small or with tooltips: the timelines and the server profile.
 type svgDoc struct{ strings.Builder }
 
-// el writes element name with attrs (name, then a string, escaped and left out
-// when "", a float64 or an int), its text and tooltip; self-closed without, an
-// <svg> left open for drawing to close.
+// el writes element name, attrs (name, then a string, escaped, "" left out, a float64 or an int), text and
+// tooltip; self-closed without, an <svg> left open for drawing to close.
 func (d *svgDoc) el(name, text, title string, attrs ...any) {
 	d.WriteString("<" + name)
 	for i := 0; i+1 < len(attrs); i += 2 {
