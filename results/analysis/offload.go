@@ -30,8 +30,7 @@ type ProfileTable struct {
 	Libraries []string // every library sampled, by its largest share, most first
 }
 
-// ProfileVariant is one variant's server profile. Bound = 1 / (1 − CryptoShare) is the most offload
-// could speed the server up; Delta the measured Δ % "of at most" BaselineBound (0: no baseline profile).
+// ProfileVariant is one variant's server profile.
 type ProfileVariant struct {
 	Name           string
 	Missing        notes.Note // why there is no profile (notes.ProfileNotAvailable)
@@ -40,13 +39,12 @@ type ProfileVariant struct {
 	Libraries      []LibraryShare  // most first
 	Functions      []FunctionShare // the top ProfileTopFunctions by own samples
 	Stacks         []results.FoldedStack
-	CryptoShare    float64
-	Bound          float64
-	Delta          float64
-	HasDelta       bool
-	BaselineBound  float64
 	Check          ProfileCheck // the samples against the server's CPU seconds × Rate
 	Pprof          string       // the pprof file in the run directory; "" without
+	HasDelta       bool
+	// Bound = 1 / (1 − CryptoShare) is the most offload could speed the server up; Delta the measured
+	// Δ % "of at most" BaselineBound (0: no baseline profile).
+	CryptoShare, Bound, Delta, BaselineBound float64
 }
 
 // LibraryShare is a library's share of a variant's samples.
@@ -66,13 +64,12 @@ type FunctionShare struct {
 
 // ProfileCheck ties perf's samples to /proc's server CPU: Expected is CPUSeconds × Rate.
 type ProfileCheck struct {
-	Checked    bool    `json:"-"`
-	Samples    uint64  `json:"-"`
-	CPUSeconds float64 `json:"-"`
-	Expected   float64 `json:"-"`
-	Reps       int     `json:"-"`
-	Ratio      float64 `json:"ratio"`
-	Agrees     bool    `json:"agrees"`
+	Checked              bool    `json:"-"`
+	Samples              uint64  `json:"-"`
+	CPUSeconds, Expected float64 `json:"-"`
+	Reps                 int     `json:"-"`
+	Ratio                float64 `json:"ratio"`
+	Agrees               bool    `json:"agrees"`
 }
 
 // Available reports whether the variant has a profile.
@@ -86,8 +83,7 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could make
-// it at most 3.49× faster (+249 %)".
+// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could …".
 func (v *ProfileVariant) BoundWords() notes.Note {
 	if !v.Available() {
 		return v.Missing
@@ -114,8 +110,8 @@ func (v *ProfileVariant) DeltaWords() string {
 	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
 }
 
-// CheckWords is the samples' self-check: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio 1.00,
-// agrees within 10 %"; zero when not checked.
+// CheckWords is the samples' self-check ("1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: …"); zero
+// when not checked.
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,

@@ -16,13 +16,13 @@ import (
 type RunSummary struct {
 	Baseline        int // -1 when not measured: then nothing is compared
 	BaselineName    string
-	BaselineMissing notes.Note       // notes.BaselineMissing when not measured
-	Variants        []VariantSummary // in run order
-	Sweeps          []SweepSummary   // series of two variants or more
-	Family          int              // tested comparisons with the baseline (Holm)
-	Equivalence     float64          // the equivalence margin, a fraction
+	BaselineMissing notes.Note // notes.BaselineMissing when not measured
+	Variants        []VariantSummary
+	Sweeps          []SweepSummary // series of two variants or more
+	Family          int            // tested comparisons with the baseline (Holm)
+	Equivalence     float64        // the equivalence margin, a fraction
 	Drift           DriftSummary
-	Warnings        notes.List // what the statistics say a reader must know
+	Warnings        notes.List
 }
 
 // VariantSummary sums up one variant over its repetitions.
@@ -39,8 +39,8 @@ type VariantSummary struct {
 	Probes                                    []ProbeSummary
 	ClientBusyMax                             float64 // the busiest group CPU's Busy, if HasClientCPU
 	HasClientCPU                              bool
-	// Repetitions failed, client-bound, with other load on a group's CPUs, misaligned; with the
-	// server's CPUs under other load, shared with a client group, or either (ServerShared: how).
+	// Repetitions failed, client-bound, with other load on a group's CPUs, misaligned; with the server's
+	// CPUs under other load, shared with a client group, or either (ServerShared: how).
 	FailedReps, ClientBoundReps, OtherLoadReps, MisalignedReps int
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps       int
 	ServerShared                                               notes.List
@@ -86,11 +86,10 @@ type SweepSummary struct {
 	Labels   []string // "v" for one key, "k1=v1 k2=v2" else
 	// Top has the highest mean of those with two repetitions or more (-1: none); Plateau those it is
 	// not significantly faster than (Holm; empty when none was tested); Best is Top when alone on it.
-	Top     int
-	Plateau []int
-	Best    int
-	Family  int    // pairs judged
-	Caution string // set when a value had fewer than three repetitions
+	Top, Best int
+	Plateau   []int
+	Family    int    // pairs judged
+	Caution   string // set when a value had fewer than three repetitions
 }
 
 // SummarizeRun computes the RunSummary of r; without the baseline it compares nothing.
@@ -99,7 +98,7 @@ func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeRe
 func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
-		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive
+		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive: default
 		BaselineMissing: noteIf(base < 0, notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)}
 	rates, perCPU := make([][]float64, len(r.Variants)), make([][]float64, len(r.Variants))
 	for i := range r.Variants {

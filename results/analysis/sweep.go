@@ -292,18 +292,18 @@ const (
 	versionTLS13 = 0x0304 // crypto/tls.VersionTLS13 (results imports no TLS)
 )
 
-// SoftRatio predicts the best soft ratio from windows at two or more; a flagged one gives only its CPU.
-func SoftRatio(m *Report) *softratio.Prediction {
+// softRatio predicts the best soft ratio from windows at two or more; a flagged one gives only its CPU.
+func softRatio(r *results.Run, reps [][]RepReport) *softratio.Prediction {
 	var in softratio.Input
 	ratios := map[float64]bool{}
-	for i := range m.Run.Variants {
-		v := &m.Run.Variants[i]
+	for i := range r.Variants {
+		v := &r.Variants[i]
 		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
 		if err != nil || pct < 0 || pct > 100 || v.Env["KAELOAD_ACCEL"] == "off" {
 			continue
 		}
 		for j := range v.Reps {
-			rep, ra := &v.Reps[j], &m.Reps[i][j]
+			rep, ra := &v.Reps[j], &reps[i][j]
 			u := ra.ServerCPUs // the model needs the server's CPU time
 			if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
 				continue
@@ -318,7 +318,7 @@ func SoftRatio(m *Report) *softratio.Prediction {
 	if len(ratios) < 2 {
 		return nil
 	}
-	if b := readPlan(m.Run.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
+	if b := readPlan(r.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
 		in.Capacity, in.CapacityFrom = b.Accel.Capacity, softratio.FromScenario
 	}
 	p := softratio.Predict(in)
@@ -385,14 +385,14 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {
 		return nil
 	}
-	first, last := s.Values[0], s.Values[len(s.Values)-1]
-	n, seen := 0, map[string]bool{}
-	for ; n < len(s.Visits) && !(seen[first] && seen[last]); n++ {
-		seen[s.Visits[n].Value] = true
+	visited := func(value string) int {
+		return slices.IndexFunc(s.Visits, func(v results.Visit) bool { return v.Value == value })
 	}
-	if !seen[first] || !seen[last] {
+	first, last := visited(s.Values[0]), visited(s.Values[len(s.Values)-1])
+	if first < 0 || last < 0 {
 		return nil
 	}
+	n := max(first, last) + 1 // the visits until both ends were measured
 	cp := *r
 	cp.Search, cp.Variants = nil, slices.Clone(r.Variants)
 	for i := range cp.Variants {
@@ -402,7 +402,7 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 			})
 		}
 	}
-	sp := &SearchPrediction{Prediction: SoftRatio(Analyze(&cp))}
+	sp := &SearchPrediction{Prediction: softRatio(&cp, analyzeReps(&cp))}
 	if sp.Prediction == nil {
 		p := softratio.Predict(softratio.Input{})
 		sp.Prediction = &p
