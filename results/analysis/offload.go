@@ -249,13 +249,12 @@ type SpeedTable struct {
 	Failures     []SpeedFailure
 }
 
-// SpeedRow is one figure of command number Command, its value per variant (Has: there is one).
+// SpeedRow is one figure (its Value 0) of command number Command, its value per variant (Has: there is one).
 type SpeedRow struct {
-	Command                    int
-	Algorithm, Operation, Unit string
-	Block                      int
-	Values                     []float64
-	Has                        []bool
+	Command int
+	results.SpeedResult
+	Values []float64
+	Has    []bool
 }
 
 // SpeedFailure is a speed run that failed or whose output was not understood.
@@ -267,10 +266,7 @@ type SpeedFailure struct {
 }
 
 // Figure names the row: "[0] rsa 2048 bits sign", "[1] sms4-cbc 16 bytes".
-func (row *SpeedRow) Figure() string {
-	res := results.SpeedResult{Algorithm: row.Algorithm, Operation: row.Operation, Block: row.Block}
-	return fmt.Sprintf("[%d] %s", row.Command, res.Label())
-}
+func (row *SpeedRow) Figure() string { return fmt.Sprintf("[%d] %s", row.Command, row.Label()) }
 
 // HasSpeed reports whether any variant of r has a speed run.
 func HasSpeed(r *results.Run) bool {
@@ -280,11 +276,7 @@ func HasSpeed(r *results.Run) bool {
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	base, n := s.Baseline, len(r.Variants)
 	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
-	type key struct {
-		command int
-		res     results.SpeedResult // Value 0
-	}
-	index := map[key]int{}
+	index := map[[2]any]int{} // by command and result (Value 0)
 	for vi := range r.Variants {
 		v := &r.Variants[vi]
 		t.Variants = append(t.Variants, v.Name)
@@ -301,11 +293,10 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 			for _, res := range run.Results {
 				value := res.Value
 				res.Value = 0
-				i, known := index[key{ci, res}]
+				i, known := index[[2]any{ci, res}]
 				if !known {
-					i, index[key{ci, res}] = len(t.Rows), len(t.Rows)
-					t.Rows = append(t.Rows, SpeedRow{Command: ci, Algorithm: res.Algorithm, Operation: res.Operation,
-						Block: res.Block, Unit: res.Unit, Values: make([]float64, n), Has: make([]bool, n)})
+					i, index[[2]any{ci, res}] = len(t.Rows), len(t.Rows)
+					t.Rows = append(t.Rows, SpeedRow{Command: ci, SpeedResult: res, Values: make([]float64, n), Has: make([]bool, n)})
 				}
 				if row := &t.Rows[i]; !row.Has[vi] { // a tool printing a figure twice: keep the first
 					row.Values[vi], row.Has[vi] = value, true

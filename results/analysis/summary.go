@@ -58,6 +58,7 @@ type VariantSummary struct {
 	Caveat              notes.Note // what else its figures measured
 	VerdictCaveat       notes.Note // Caveat, the baseline's and their differences, for the verdict
 	serverOthers        []float64  // others' share of the server's CPUs, per repetition measured
+	negotiated          map[string]uint64
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
@@ -164,9 +165,6 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 		t := &rep.Total
 		counts.Add(&t.Counts)
 		lat.Merge(&t.Latency)
-		s.Errors += t.Errors.Total()
-		s.Scheduled += t.Scheduled
-		s.Missed += t.Missed
 		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
 		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
 		s.MisalignedReps += b2i(Misaligned(rep))
@@ -207,7 +205,8 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 			s.ServerCPURequests += t.Requests
 		}
 	}
-	s.ErrorShare = counts.ErrorShare()
+	s.Errors, s.Scheduled, s.Missed, s.ErrorShare = counts.Errors.Total(), counts.Scheduled, counts.Missed, counts.ErrorShare()
+	s.negotiated = counts.Negotiated
 	s.Connect, s.Handshake, s.TTFB, s.Total, s.Intended = lat.Connect, lat.Handshake, lat.TTFB, lat.Total, lat.Intended
 	return s
 }
@@ -237,10 +236,7 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 			p := cmp.Or(probes[name], &ProbeSummary{Name: name})
 			probes[name] = p
 			if pr.Error != "" {
-				if p.Failed == 0 {
-					p.FirstError = pr.Error
-				}
-				p.Failed++
+				p.Failed, p.FirstError = p.Failed+1, cmp.Or(p.FirstError, pr.Error)
 				continue
 			}
 			p.N++
