@@ -157,10 +157,9 @@ type SharedCPU struct {
 	Common string `json:"common"`
 }
 
-// ServerCPUUse is how the server's CPUs were used during a window, as shares of their time. Server is
-// the server's process tree's (if HasServer), Kaeload the controller's and its workers', Others
-// Busy − Server − Kaeload − Interrupts (at least 0), Top the busiest of them; OtherLoad: it reached
-// ServerOtherLoadShare.
+// ServerCPUUse is how the server's CPUs were used in a window, as shares of their time: Server the
+// server's tree's (if HasServer), Kaeload the controller's and workers', Others Busy − Server − Kaeload
+// − Interrupts (at least 0), Top the busiest of them; OtherLoad: Others reached ServerOtherLoadShare.
 type ServerCPUUse struct {
 	CPUs, Host                                string
 	Measured, HasServer, OtherLoad            bool
@@ -269,8 +268,8 @@ func cpuString(cpus []int) string {
 	return strings.Join(parts, ",")
 }
 
-// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or else
-// connections / mean latency = rate.
+// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or connections / mean
+// latency = rate.
 type Saturation struct {
 	Judged      bool    // false without a server CPU reading or in an open loop
 	Server      float64 // the server tree's share of its CPUs

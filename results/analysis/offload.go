@@ -110,8 +110,7 @@ func (v *ProfileVariant) DeltaWords() string {
 	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
 }
 
-// CheckWords is the samples' self-check ("1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: …"); zero
-// when not checked.
+// CheckWords is the samples' self-check ("1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: …"), or zero.
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
@@ -296,7 +295,8 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 				i, known := index[[2]any{ci, res}]
 				if !known {
 					i, index[[2]any{ci, res}] = len(t.Rows), len(t.Rows)
-					t.Rows = append(t.Rows, SpeedRow{Command: ci, SpeedResult: res, Values: make([]float64, n), Has: make([]bool, n)})
+					t.Rows = append(t.Rows, SpeedRow{Command: ci, SpeedResult: res, Values: make([]float64, n),
+						Has: make([]bool, n)})
 				}
 				if row := &t.Rows[i]; !row.Has[vi] { // a tool printing a figure twice: keep the first
 					row.Values[vi], row.Has[vi] = value, true

@@ -205,8 +205,8 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 			s.ServerCPURequests += t.Requests
 		}
 	}
-	s.Errors, s.Scheduled, s.Missed, s.ErrorShare = counts.Errors.Total(), counts.Scheduled, counts.Missed, counts.ErrorShare()
-	s.negotiated = counts.Negotiated
+	s.Errors, s.ErrorShare, s.negotiated = counts.Errors.Total(), counts.ErrorShare(), counts.Negotiated
+	s.Scheduled, s.Missed = counts.Scheduled, counts.Missed
 	s.Connect, s.Handshake, s.TTFB, s.Total, s.Intended = lat.Connect, lat.Handshake, lat.TTFB, lat.Total, lat.Intended
 	return s
 }

@@ -352,8 +352,7 @@ func readPlan(raw json.RawMessage) (p planView) {
 	return p
 }
 
-// Hints say what a reader could change to measure more cheaply: max_version "1.2" for a variant that
-// offered TLS 1.3 but negotiated only TLS 1.2.
+// Hints say how to measure more cheaply: max_version "1.2" where TLS 1.3 was offered but only 1.2 negotiated.
 func Hints(r *results.Run) notes.List {
 	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
 		return nil

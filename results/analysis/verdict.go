@@ -306,11 +306,12 @@ func crossedLine(c *ThresholdCheck) notes.Note {
 
 // caveatsOf lists what v's figures measured besides the server, most serious first.
 func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
-	flags := []notes.Code{notes.ClientBound, notes.OtherLoad, notes.SharedCPUs, notes.ServerOtherLoad, notes.Misaligned}
-	reps, n := []int{v.ClientBoundReps, v.OtherLoadReps, v.SharedCPUReps, v.ServerOtherLoadReps, v.MisalignedReps}, v.Stats.N
+	flags := []notes.Code{notes.ClientBound, notes.OtherLoad, notes.SharedCPUs, notes.ServerOtherLoad,
+		notes.Misaligned}
+	reps := []int{v.ClientBoundReps, v.OtherLoadReps, v.SharedCPUReps, v.ServerOtherLoadReps, v.MisalignedReps}
 	var cs []notes.Note
 	for k, flag := range flags {
-		if reps[k] > 0 && n > 0 {
+		if n := v.Stats.N; reps[k] > 0 && n > 0 {
 			cs = append(cs, notes.New(notes.Caveat, "reps", reps[k], "n", n, "flag", string(flag), "baseline", baseline))
 		}
 	}
