@@ -37,8 +37,8 @@ type Report struct {
 	SoftRatio         *softratio.Prediction // nil without windows at two ratios or more
 	Speed             *SpeedTable           // nil when no variant ran speed commands
 	Reps              [][]RepReport         // Reps[i][j] analyses Run.Variants[i].Reps[j]
-	ClientBoundGroups notes.List
-	Profile           *ProfileTable // nil without server.profile
+	ClientBoundGroups notes.List            // one note per client-bound group of the run
+	Profile           *ProfileTable         // nil without server.profile
 	// Every repetition's diagnoses, and the kernel counter changes its connections do not show.
 	Diagnoses []diagnosis.Diagnosis
 	HostOnly  []diagnosis.HostOnly

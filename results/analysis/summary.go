@@ -16,11 +16,11 @@ import (
 type RunSummary struct {
 	Baseline        int // -1 when not measured: then nothing is compared
 	BaselineName    string
-	BaselineMissing notes.Note // notes.BaselineMissing when not measured
-	Variants        []VariantSummary
-	Sweeps          []SweepSummary // series of two variants or more
-	Family          int            // tested comparisons with the baseline (Holm)
-	Equivalence     float64        // the equivalence margin, a fraction
+	BaselineMissing notes.Note       // notes.BaselineMissing when not measured
+	Variants        []VariantSummary // in run order
+	Sweeps          []SweepSummary   // series of two variants or more
+	Family          int              // tested comparisons with the baseline (Holm)
+	Equivalence     float64          // the equivalence margin, a fraction
 	Drift           DriftSummary
 	Warnings        notes.List
 }
