@@ -145,11 +145,9 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 	if s != nil && s.Baseline >= 0 && s.Baseline < len(t.Variants) {
 		base := t.Variants[s.Baseline].Bound // 0 without a profile
 		for i := range t.Variants {
-			vs := &s.Variants[i]
-			if vs.IsBaseline || vs.Comparison.Test == stats.TestNoBaseline || vs.Comparison.Test == "" {
-				continue
+			if c := s.Variants[i].Comparison; i != s.Baseline && c.Test != stats.TestNoBaseline && c.Test != "" {
+				t.Variants[i].Delta, t.Variants[i].HasDelta, t.Variants[i].BaselineBound = c.DeltaPct, true, base
 			}
-			t.Variants[i].Delta, t.Variants[i].HasDelta, t.Variants[i].BaselineBound = vs.Comparison.DeltaPct, true, base
 		}
 	}
 	best := map[string]float64{}

@@ -268,21 +268,20 @@ func (s *SearchSummary) VisitOrder() string {
 // searchSweep shows the search's plateau, and a best only when alone on it with every point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)
-	for k := range rs.Sweeps {
-		sw := &rs.Sweeps[k]
-		if ss == nil || sw.Series != ss.Search.Series {
-			continue
+	k := slices.IndexFunc(rs.Sweeps, func(sw SweepSummary) bool { return ss != nil && sw.Series == ss.Search.Series })
+	if k < 0 {
+		return
+	}
+	sw := &rs.Sweeps[k] // a series is one sweep
+	sw.Plateau, sw.Best, sw.Family, sw.Caution = nil, -1, ss.Family, ss.Caution
+	for _, pi := range ss.Plateau {
+		if i := variantIndex(r, ss.Points[pi].Variant); i >= 0 {
+			sw.Plateau = append(sw.Plateau, i)
 		}
-		sw.Plateau, sw.Best, sw.Family, sw.Caution = nil, -1, ss.Family, ss.Caution
-		for _, pi := range ss.Plateau {
-			if i := variantIndex(r, ss.Points[pi].Variant); i >= 0 {
-				sw.Plateau = append(sw.Plateau, i)
-			}
-		}
-		untested := slices.ContainsFunc(ss.Points, func(p SearchPoint) bool { return p.Untested })
-		if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
-			sw.Best = variantIndex(r, ss.Points[ss.Best].Variant)
-		}
+	}
+	untested := slices.ContainsFunc(ss.Points, func(p SearchPoint) bool { return p.Untested })
+	if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
+		sw.Best = variantIndex(r, ss.Points[ss.Best].Variant)
 	}
 }
 
