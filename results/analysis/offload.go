@@ -231,6 +231,15 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	return pv
 }
 
+// entry points at the first element of *list that is, appending add when none is.
+func entry[T any](list *[]T, is func(T) bool, add T) *T {
+	k := slices.IndexFunc(*list, is)
+	if k < 0 {
+		k, *list = len(*list), append(*list, add)
+	}
+	return &(*list)[k]
+}
+
 // ranked are m's keys by value, most first, then in key order.
 func ranked[K comparable, V cmp.Ordered](m map[K]V, order func(a, b K) int) []K {
 	return slices.SortedFunc(maps.Keys(m), func(a, b K) int { return cmp.Or(cmp.Compare(m[b], m[a]), order(a, b)) })
@@ -273,7 +282,6 @@ func HasSpeed(r *results.Run) bool {
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	base, n := s.Baseline, len(r.Variants)
 	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
-	index := map[[2]any]int{} // by command and result (Value 0)
 	for vi := range r.Variants {
 		v := &r.Variants[vi]
 		t.Variants = append(t.Variants, v.Name)
@@ -289,14 +297,10 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 			}
 			for _, res := range run.Results {
 				value := res.Value
-				res.Value = 0
-				i, known := index[[2]any{ci, res}]
-				if !known {
-					i, index[[2]any{ci, res}] = len(t.Rows), len(t.Rows)
-					t.Rows = append(t.Rows, SpeedRow{Command: ci, SpeedResult: res, Values: make([]float64, n),
-						Has: make([]bool, n)})
-				}
-				if row := &t.Rows[i]; !row.Has[vi] { // a tool printing a figure twice: keep the first
+				res.Value = 0 // rows are by command and result
+				row := entry(&t.Rows, func(row SpeedRow) bool { return row.Command == ci && row.SpeedResult == res },
+					SpeedRow{Command: ci, SpeedResult: res, Values: make([]float64, n), Has: make([]bool, n)})
+				if !row.Has[vi] { // a tool printing a figure twice: keep the first
 					row.Values[vi], row.Has[vi] = value, true
 				}
 			}
@@ -364,16 +368,11 @@ type SpeedPair struct {
 // PairSpeed lines up two outputs' figures by label and unit: a's in order, then b's own.
 func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 	var out []SpeedPair
-	index := map[[2]string]int{}
 	for side, rs := range [][]results.SpeedResult{a, b} {
 		for _, r := range rs {
-			k := [2]string{r.Label(), r.Unit}
-			i, ok := index[k]
-			if !ok {
-				i, index[k] = len(out), len(out)
-				out = append(out, SpeedPair{Label: k[0], Unit: r.Unit})
-			}
-			if p := &out[i]; side == 0 && !p.HasA {
+			p := entry(&out, func(p SpeedPair) bool { return p.Label == r.Label() && p.Unit == r.Unit },
+				SpeedPair{Label: r.Label(), Unit: r.Unit})
+			if side == 0 && !p.HasA {
 				p.A, p.HasA = r.Value, true
 			} else if side == 1 && !p.HasB {
 				p.B, p.HasB = r.Value, true

@@ -20,11 +20,8 @@ import (
 func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	var out []SweepSummary
 	for i, v := range r.Variants {
-		k := slices.IndexFunc(out, func(s SweepSummary) bool { return s.Series == v.Series })
-		if k < 0 {
-			k, out = len(out), append(out, SweepSummary{Series: v.Series})
-		}
-		out[k].Variants = append(out[k].Variants, i)
+		sw := entry(&out, func(s SweepSummary) bool { return s.Series == v.Series }, SweepSummary{Series: v.Series})
+		sw.Variants = append(sw.Variants, i)
 	}
 	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return s.Series == "" || len(s.Variants) < 2 })
 	for k := range out {
@@ -167,13 +164,8 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	}
 	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Windows: len(s.Visits), Grid: len(s.Values)}
 	for n, vis := range s.Visits {
-		k := slices.IndexFunc(sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant })
-		if k < 0 {
-			k = len(sum.Points)
-			sum.Points = append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant,
-				Index: slices.Index(s.Values, vis.Value)})
-		}
-		p := &sum.Points[k]
+		p := entry(&sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant },
+			SearchPoint{Value: vis.Value, Variant: vis.Variant, Index: slices.Index(s.Values, vis.Value)})
 		p.Visits = append(p.Visits, n+1)
 		if v := findVariant(r, vis.Variant); v != nil && s.Member(v) {
 			for i := range v.Reps {
@@ -268,7 +260,7 @@ func (s *SearchSummary) VisitOrder() string {
 // searchSweep shows the search's plateau, and a best only when alone on it with every point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)
-	k := slices.IndexFunc(rs.Sweeps, func(sw SweepSummary) bool { return ss != nil && sw.Series == ss.Search.Series })
+	k := slices.IndexFunc(rs.Sweeps, func(w SweepSummary) bool { return ss != nil && w.Series == ss.Search.Series })
 	if k < 0 {
 		return
 	}
