@@ -230,29 +230,24 @@ type ProbeSummary struct {
 }
 
 func summarizeProbes(v *results.Variant) []ProbeSummary {
-	probes, sums, reqs := map[string]*ProbeSummary{}, map[string]float64{}, map[string]uint64{}
+	probes, reqs := map[string]*ProbeSummary{}, map[string]uint64{} // MeanDelta is a sum until divided
 	for _, rep := range v.Reps {
 		for name, pr := range rep.Probes {
 			p := cmp.Or(probes[name], &ProbeSummary{Name: name})
-			probes[name] = p
-			if pr.Error != "" {
+			if probes[name] = p; pr.Error != "" {
 				p.Failed, p.FirstError = p.Failed+1, cmp.Or(p.FirstError, pr.Error)
-				continue
+			} else {
+				p.N, p.MeanDelta, reqs[name] = p.N+1, p.MeanDelta+pr.Delta(), reqs[name]+rep.Total.Requests
 			}
-			p.N++
-			sums[name] += pr.Delta()
-			reqs[name] += rep.Total.Requests
 		}
 	}
 	var out []ProbeSummary
 	for _, name := range slices.Sorted(maps.Keys(probes)) {
 		p := *probes[name]
-		if p.N > 0 {
-			p.MeanDelta = sums[name] / float64(p.N)
-		}
 		if reqs[name] > 0 {
-			p.PerRequest, p.HasPerRequest = sums[name]/float64(reqs[name]), true
+			p.PerRequest, p.HasPerRequest = p.MeanDelta/float64(reqs[name]), true
 		}
+		p.MeanDelta /= float64(max(p.N, 1))
 		out = append(out, p)
 	}
 	return out
