@@ -64,8 +64,7 @@ type RepReport struct {
 	MostOthers *GroupCPU
 }
 
-// Flagged reports whether ra measured more than the server: client-bound, other load on either side's
-// CPUs, shared CPUs.
+// Flagged reports whether ra measured more than the server: client-bound, other load either side, shared CPUs.
 func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
 
 func (ra RepReport) flags() []notes.Note {
