@@ -14,9 +14,9 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ClientCPU is the client's CPU use in one repetition: Measured and ProcessMeasured count the groups
-// with a reading of their CPUs and of their worker; Seconds is the busy time of the union of their
-// CPUs (a CPU several groups share counts once), Process the workers' user + system.
+// ClientCPU is the client's CPU use in one repetition: Measured and ProcessMeasured count the groups with
+// a reading of their CPUs and of their worker; Seconds is the busy time of the union of their CPUs (a
+// shared CPU counts once), Process the workers' user + system.
 type ClientCPU struct {
 	Groups, Measured, ProcessMeasured int
 	Seconds, Process                  float64
@@ -77,23 +77,21 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 	return 0, false, false
 }
 
-// GroupCPU is how one group's CPUs were used during a window, as shares of their time. Kaeload
-// is its workers' (overlapping groups' by overlap; Busy unless Own), Others the rest of Busy after
-// Interrupts and Server. Waited is no part of a verdict: a nice 19 loop adds a wait at every wakeup.
+// GroupCPU is how one group's CPUs were used during a window, as shares of their time. Kaeload is its
+// workers' (overlapping groups' by overlap; Busy unless Own), Others the rest of Busy after Interrupts
+// and Server. Waited is no part of a verdict: a nice 19 loop adds a wait at every wakeup.
 type GroupCPU struct {
-	Index                      int    // Group.Index
-	CPUs                       string // "" = unpinned
-	Busy, Kaeload              float64
-	Own                        bool
-	Interrupts, Server, Others float64
-	ClientBound, OtherLoad     bool // Kaeload+Interrupts ≥ ClientBoundBusy; Others ≥ OtherLoadShare
-	Waited                     float64
-	Wait                       bool
-	Top                        []results.ProcessCPU // the busiest other processes on the CPUs
+	Index                              int    // Group.Index
+	CPUs                               string // "" = unpinned
+	Busy, Kaeload                      float64
+	Interrupts, Server, Others, Waited float64
+	Top                                []results.ProcessCPU // the busiest other processes on the CPUs
+	Own, Wait                          bool
+	ClientBound, OtherLoad             bool // Kaeload+Interrupts ≥ ClientBoundBusy; Others ≥ OtherLoadShare
 }
 
-// RepGroupCPUs returns how each measured group of r used its CPUs, in plan order. Client-bound
-// rests on kaeload's own time: a nice 19 loop keeps a CPU busy without taking anything from it.
+// RepGroupCPUs returns how each measured group of r used its CPUs, in plan order. Client-bound rests
+// on kaeload's own time: a nice 19 loop keeps a CPU busy without taking anything from it.
 func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	var out []GroupCPU
 	for i := range r.Groups {
@@ -159,19 +157,15 @@ type SharedCPU struct {
 	Common string `json:"common"`
 }
 
-// ServerCPUUse is how the server's CPUs were used during a window, as shares of their time.
+// ServerCPUUse is how the server's CPUs were used in a window, as shares of their time: Server the
+// server's tree's (if HasServer), Kaeload the controller's and workers', Others Busy − Server − Kaeload
+// − Interrupts (at least 0), Top the busiest of them; OtherLoad: Others reached ServerOtherLoadShare.
 type ServerCPUUse struct {
-	CPUs, Host string
-	Measured   bool
-	Busy       float64
-	Server     float64 // the server's process tree's, if HasServer
-	HasServer  bool
-	// Kaeload is the controller's and its workers' time on these CPUs; Others is Busy − Server −
-	// Kaeload − Interrupts (at least 0), Top the busiest of them, OtherLoad: it reached ServerOtherLoadShare.
-	Kaeload, Interrupts, Others float64
-	Top                         []results.ProcessCPU
-	OtherLoad                   bool
-	Shared                      []SharedCPU // client groups pinned to some of these CPUs
+	CPUs, Host                                string
+	Measured, HasServer, OtherLoad            bool
+	Busy, Server, Kaeload, Interrupts, Others float64
+	Top                                       []results.ProcessCPU
+	Shared                                    []SharedCPU // client groups pinned to some of these CPUs
 }
 
 // RepServerCPUUse returns how the server's CPUs were used during r's window; false when not recorded.
@@ -264,22 +258,18 @@ func intersect(a, b []int) []int {
 // cpuString writes sorted CPUs as a list with ranges ("0-2,5").
 func cpuString(cpus []int) string {
 	var parts []string
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
+	for i, j := 0, 0; i < len(cpus); i = j + 1 {
+		for j = i; j+1 < len(cpus) && cpus[j+1] == cpus[j]+1; j++ {
 		}
-		parts = append(parts, strconv.Itoa(cpus[i]))
-		if j > i {
+		if parts = append(parts, strconv.Itoa(cpus[i])); j > i {
 			parts[len(parts)-1] += "-" + strconv.Itoa(cpus[j])
 		}
-		i = j + 1
 	}
 	return strings.Join(parts, ",")
 }
 
-// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or else
-// connections / mean latency = rate.
+// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or connections / mean
+// latency = rate.
 type Saturation struct {
 	Judged      bool    // false without a server CPU reading or in an open loop
 	Server      float64 // the server tree's share of its CPUs

@@ -30,8 +30,7 @@ type ProfileTable struct {
 	Libraries []string // every library sampled, by its largest share, most first
 }
 
-// ProfileVariant is one variant's server profile. Bound = 1 / (1 − CryptoShare) is the most offload
-// could speed the server up; Delta the measured Δ % "of at most" BaselineBound (0: no baseline profile).
+// ProfileVariant is one variant's server profile.
 type ProfileVariant struct {
 	Name           string
 	Missing        notes.Note // why there is no profile (notes.ProfileNotAvailable)
@@ -40,13 +39,12 @@ type ProfileVariant struct {
 	Libraries      []LibraryShare  // most first
 	Functions      []FunctionShare // the top ProfileTopFunctions by own samples
 	Stacks         []results.FoldedStack
-	CryptoShare    float64
-	Bound          float64
-	Delta          float64
-	HasDelta       bool
-	BaselineBound  float64
 	Check          ProfileCheck // the samples against the server's CPU seconds × Rate
 	Pprof          string       // the pprof file in the run directory; "" without
+	HasDelta       bool
+	// Bound = 1 / (1 − CryptoShare) is the most offload could speed the server up; Delta the measured
+	// Δ % "of at most" BaselineBound (0: no baseline profile).
+	CryptoShare, Bound, Delta, BaselineBound float64
 }
 
 // LibraryShare is a library's share of a variant's samples.
@@ -66,13 +64,12 @@ type FunctionShare struct {
 
 // ProfileCheck ties perf's samples to /proc's server CPU: Expected is CPUSeconds × Rate.
 type ProfileCheck struct {
-	Checked    bool    `json:"-"`
-	Samples    uint64  `json:"-"`
-	CPUSeconds float64 `json:"-"`
-	Expected   float64 `json:"-"`
-	Reps       int     `json:"-"`
-	Ratio      float64 `json:"ratio"`
-	Agrees     bool    `json:"agrees"`
+	Checked              bool    `json:"-"`
+	Samples              uint64  `json:"-"`
+	CPUSeconds, Expected float64 `json:"-"`
+	Reps                 int     `json:"-"`
+	Ratio                float64 `json:"ratio"`
+	Agrees               bool    `json:"agrees"`
 }
 
 // Available reports whether the variant has a profile.
@@ -86,8 +83,7 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could make
-// it at most 3.49× faster (+249 %)".
+// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could …".
 func (v *ProfileVariant) BoundWords() notes.Note {
 	if !v.Available() {
 		return v.Missing
@@ -114,8 +110,7 @@ func (v *ProfileVariant) DeltaWords() string {
 	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
 }
 
-// CheckWords is the samples' self-check: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio 1.00,
-// agrees within 10 %"; zero when not checked.
+// CheckWords is the samples' self-check ("1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: …"), or zero.
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
@@ -150,11 +145,9 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 	if s != nil && s.Baseline >= 0 && s.Baseline < len(t.Variants) {
 		base := t.Variants[s.Baseline].Bound // 0 without a profile
 		for i := range t.Variants {
-			vs := &s.Variants[i]
-			if vs.IsBaseline || vs.Comparison.Test == stats.TestNoBaseline || vs.Comparison.Test == "" {
-				continue
+			if c := s.Variants[i].Comparison; i != s.Baseline && c.Test != stats.TestNoBaseline && c.Test != "" {
+				t.Variants[i].Delta, t.Variants[i].HasDelta, t.Variants[i].BaselineBound = c.DeltaPct, true, base
 			}
-			t.Variants[i].Delta, t.Variants[i].HasDelta, t.Variants[i].BaselineBound = vs.Comparison.DeltaPct, true, base
 		}
 	}
 	best := map[string]float64{}
@@ -238,6 +231,15 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	return pv
 }
 
+// entry points at the first element of *list that is, appending add when none is.
+func entry[T any](list *[]T, is func(T) bool, add T) *T {
+	k := slices.IndexFunc(*list, is)
+	if k < 0 {
+		k, *list = len(*list), append(*list, add)
+	}
+	return &(*list)[k]
+}
+
 // ranked are m's keys by value, most first, then in key order.
 func ranked[K comparable, V cmp.Ordered](m map[K]V, order func(a, b K) int) []K {
 	return slices.SortedFunc(maps.Keys(m), func(a, b K) int { return cmp.Or(cmp.Compare(m[b], m[a]), order(a, b)) })
@@ -253,13 +255,12 @@ type SpeedTable struct {
 	Failures     []SpeedFailure
 }
 
-// SpeedRow is one figure of command number Command, its value per variant (Has: there is one).
+// SpeedRow is one figure (its Value 0) of command number Command, its value per variant (Has: there is one).
 type SpeedRow struct {
-	Command                    int
-	Algorithm, Operation, Unit string
-	Block                      int
-	Values                     []float64
-	Has                        []bool
+	Command int
+	results.SpeedResult
+	Values []float64
+	Has    []bool
 }
 
 // SpeedFailure is a speed run that failed or whose output was not understood.
@@ -271,10 +272,7 @@ type SpeedFailure struct {
 }
 
 // Figure names the row: "[0] rsa 2048 bits sign", "[1] sms4-cbc 16 bytes".
-func (row *SpeedRow) Figure() string {
-	res := results.SpeedResult{Algorithm: row.Algorithm, Operation: row.Operation, Block: row.Block}
-	return fmt.Sprintf("[%d] %s", row.Command, res.Label())
-}
+func (row *SpeedRow) Figure() string { return fmt.Sprintf("[%d] %s", row.Command, row.Label()) }
 
 // HasSpeed reports whether any variant of r has a speed run.
 func HasSpeed(r *results.Run) bool {
@@ -284,11 +282,6 @@ func HasSpeed(r *results.Run) bool {
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	base, n := s.Baseline, len(r.Variants)
 	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
-	type key struct {
-		command int
-		res     results.SpeedResult // Value 0
-	}
-	index := map[key]int{}
 	for vi := range r.Variants {
 		v := &r.Variants[vi]
 		t.Variants = append(t.Variants, v.Name)
@@ -304,14 +297,10 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 			}
 			for _, res := range run.Results {
 				value := res.Value
-				res.Value = 0
-				i, known := index[key{ci, res}]
-				if !known {
-					i, index[key{ci, res}] = len(t.Rows), len(t.Rows)
-					t.Rows = append(t.Rows, SpeedRow{Command: ci, Algorithm: res.Algorithm, Operation: res.Operation,
-						Block: res.Block, Unit: res.Unit, Values: make([]float64, n), Has: make([]bool, n)})
-				}
-				if row := &t.Rows[i]; !row.Has[vi] { // a tool printing a figure twice: keep the first
+				res.Value = 0 // rows are by command and result
+				row := entry(&t.Rows, func(row SpeedRow) bool { return row.Command == ci && row.SpeedResult == res },
+					SpeedRow{Command: ci, SpeedResult: res, Values: make([]float64, n), Has: make([]bool, n)})
+				if !row.Has[vi] { // a tool printing a figure twice: keep the first
 					row.Values[vi], row.Has[vi] = value, true
 				}
 			}
@@ -379,16 +368,11 @@ type SpeedPair struct {
 // PairSpeed lines up two outputs' figures by label and unit: a's in order, then b's own.
 func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 	var out []SpeedPair
-	index := map[[2]string]int{}
 	for side, rs := range [][]results.SpeedResult{a, b} {
 		for _, r := range rs {
-			k := [2]string{r.Label(), r.Unit}
-			i, ok := index[k]
-			if !ok {
-				i, index[k] = len(out), len(out)
-				out = append(out, SpeedPair{Label: k[0], Unit: r.Unit})
-			}
-			if p := &out[i]; side == 0 && !p.HasA {
+			p := entry(&out, func(p SpeedPair) bool { return p.Label == r.Label() && p.Unit == r.Unit },
+				SpeedPair{Label: r.Label(), Unit: r.Unit})
+			if side == 0 && !p.HasA {
 				p.A, p.HasA = r.Value, true
 			} else if side == 1 && !p.HasB {
 				p.B, p.HasB = r.Value, true

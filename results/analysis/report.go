@@ -27,8 +27,8 @@ type Report struct {
 	Capacities   []results.Capacity // zero, as CapacityLine, unless a capacity search
 	CapacityLine notes.Note
 	Thresholds   []ThresholdCheck
-	Crossed      notes.List // one line per crossed threshold
-	Failed       []string   // the variants with failed repetitions
+	Crossed      notes.List
+	Failed       []string // the variants with failed repetitions
 	NotMeasured  notes.List
 	// Partial (cut short) and Excluded (set aside by exclude_flagged) windows are in no statistic.
 	Partial, Excluded notes.List
@@ -42,34 +42,29 @@ type Report struct {
 	// Every repetition's diagnoses, and the kernel counter changes its connections do not show.
 	Diagnoses []diagnosis.Diagnosis
 	HostOnly  []diagnosis.HostOnly
-	Metrics   notes.Note // where live metrics were served; zero without
+	Metrics   notes.Note // zero when no live metrics were served
 }
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
 type RepReport struct {
-	Failed            notes.Note
-	ClientBound       notes.Note // the client-bound groups, indexed by ClientBoundGroups
-	OtherLoad         notes.Note // the groups under other load, indexed by OtherLoadGroups
-	ClientBoundGroups []int
-	OtherLoadGroups   []int
-	Missed            notes.Note // why an open loop missed starts
-	Backoff           notes.Note // how often slots backed off
-	OpenLoop          notes.Note // the total's starts due and missed
-	Unanswered        notes.Note // the requests unanswered at the window's end
-	ClientCPU         ClientCPU
-	Spread            *Spread              // nil with fewer than two groups
-	Timeline          diagnosis.Repetition // NoTimeline for old runs
-	Events            []KernelEvent        // the kernel events on its timeline
-	ServerOtherLoad   notes.Note           // other load on the server's CPUs
-	SharedCPUs        notes.Note           // a client group on the server's CPUs
-	NotSaturated      notes.Note           // neither side busy
-	ServerCPUs        *ServerCPUUse        // nil when not recorded
-	Saturation        Saturation
-	MostOthers        *GroupCPU // the pinned Own group others took most of (the first of equals); nil: none
+	Failed                             notes.Note
+	ClientBound, OtherLoad             notes.Note // the groups of ClientBoundGroups, OtherLoadGroups
+	ClientBoundGroups, OtherLoadGroups []int
+	Missed, Backoff, OpenLoop          notes.Note
+	Unanswered                         notes.Note // the requests unanswered at the window's end
+	ClientCPU                          ClientCPU
+	Spread                             *Spread              // nil with fewer than two groups
+	Timeline                           diagnosis.Repetition // NoTimeline for old runs
+	Events                             []KernelEvent
+	// Other load on the server's CPUs, a client group on them, neither side busy.
+	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
+	ServerCPUs                                *ServerCPUUse // nil when not recorded
+	Saturation                                Saturation
+	// The pinned Own group others took most of (the first of equals); nil: none.
+	MostOthers *GroupCPU
 }
 
-// Flagged reports whether the repetition measured something besides the server: client-bound, other
-// load on either side's CPUs, shared CPUs.
+// Flagged reports whether ra measured more than the server: client-bound, other load either side, shared CPUs.
 func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
 
 func (ra RepReport) flags() []notes.Note {
@@ -114,11 +109,9 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 
 func analyzeReps(r *results.Run) [][]RepReport {
 	out := make([][]RepReport, len(r.Variants))
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		out[i] = make([]RepReport, len(v.Reps))
+	for i, v := range r.Variants {
 		for j := range v.Reps {
-			out[i][j] = AnalyzeRep(&v.Reps[j])
+			out[i] = append(out[i], AnalyzeRep(&v.Reps[j]))
 		}
 	}
 	return out
@@ -151,7 +144,7 @@ func Analyze(r *results.Run) *Report {
 		for j := range v.Partial {
 			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
 		}
-		for _, x := range v.Excluded { // "variant kae rep 2: 12,345.6 req/s set aside and measured again: …"
+		for _, x := range v.Excluded {
 			rep.Excluded = append(rep.Excluded, notes.New(notes.ExcludedWindow, "variant", v.Name, "rep", x.Index+1,
 				"rate", x.Total.Rate(), "why", x.Excluded))
 		}
@@ -162,7 +155,7 @@ func Analyze(r *results.Run) *Report {
 	if HasSpeed(r) {
 		rep.Speed = newSpeedTable(r, rep.Summary)
 	}
-	if rep.SoftRatio = SoftRatio(rep); rep.SoftRatio != nil {
+	if rep.SoftRatio = softRatio(r, reps); rep.SoftRatio != nil {
 		rep.Hints = append(rep.Hints, notes.New(notes.SoftRatio, "prediction", *rep.SoftRatio))
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
@@ -297,15 +290,14 @@ type RunsVariant struct {
 	Cells []RunsCell
 }
 
-// RunsCell is one variant in one run; Summary's Comparison is against the reference run (Holm).
+// RunsCell is one variant in one run; Summary's Comparison is against the reference run.
 type RunsCell struct {
 	Present  bool
 	Summary  VariantSummary
 	Compared bool
 }
 
-// AnalyzeRuns compares stored runs with runs[0], variant by variant of the same name.
-// The labels name the runs ("" gives "run N"): none or one per run.
+// AnalyzeRuns compares stored runs with runs[0] by variant name; labels ("" gives "run N"): none or one per run.
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")
@@ -328,41 +320,33 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 		}
 	}
 	rr.Plans = planLine(runs, rr.Names)
+	var bases, others [][]float64 // every later run's variants against the reference's: one Holm family
+	var at []*stats.Comparison
 	for _, name := range order {
 		ref := findVariant(runs[0], name)
 		rv := RunsVariant{Name: name, Cells: make([]RunsCell, len(runs))}
 		for i, r := range runs {
-			if j := variantIndex(r, name); j >= 0 {
-				vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
-				compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
-				rv.Cells[i] = RunsCell{Present: true, Summary: vs, Compared: compared}
+			j := variantIndex(r, name)
+			if j < 0 {
+				continue
+			}
+			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
+			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+			rv.Cells[i] = RunsCell{Present: true, Summary: vs, Compared: compared}
+			if i > 0 && ref != nil {
+				bases, others = append(bases, ref.Rates()), append(others, r.Variants[j].Rates())
+				at = append(at, &rv.Cells[i].Summary.Comparison)
 			}
 		}
 		rr.Variants = append(rr.Variants, rv)
 	}
-	runComparisons(runs, rr)
-	return rr, nil
-}
-
-// runComparisons compares every later run's variants with the reference run's, as one Holm family.
-func runComparisons(runs []*results.Run, rr *RunsReport) {
-	var bases, others [][]float64
-	var at []*stats.Comparison
-	for _, rv := range rr.Variants {
-		for i, r := range runs[1:] {
-			if ref, v := findVariant(runs[0], rv.Name), findVariant(r, rv.Name); ref != nil && v != nil {
-				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
-				at = append(at, &rv.Cells[i+1].Summary.Comparison)
-			}
-		}
-	}
 	for k, c := range stats.ComparePairs(bases, others, results.DefaultEquivalence) {
 		*at[k] = c
 	}
+	return rr, nil
 }
 
-// SlowerRuns returns the later runs' variants significantly slower than in the reference by more than
-// limitPct %.
+// SlowerRuns returns the later runs' variants significantly slower than the reference's by over limitPct %.
 func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
 	var out notes.List
 	for _, rv := range rr.Variants {
@@ -426,7 +410,7 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 	return noteIf(any, notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
 }
 
-// infoDiff returns the first differing line of each server info command (nginx -V) of a variant.
+// infoDiff returns the first differing line of each variant's server info command (nginx -V).
 func infoDiff(a, b *results.Run, name string) []notes.Note {
 	var out []notes.Note
 	for _, va := range a.Variants {

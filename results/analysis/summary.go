@@ -22,7 +22,7 @@ type RunSummary struct {
 	Family          int              // tested comparisons with the baseline (Holm)
 	Equivalence     float64          // the equivalence margin, a fraction
 	Drift           DriftSummary
-	Warnings        notes.List // what the statistics say a reader must know
+	Warnings        notes.List
 }
 
 // VariantSummary sums up one variant over its repetitions.
@@ -39,8 +39,8 @@ type VariantSummary struct {
 	Probes                                    []ProbeSummary
 	ClientBusyMax                             float64 // the busiest group CPU's Busy, if HasClientCPU
 	HasClientCPU                              bool
-	// Repetitions failed, client-bound, with other load on a group's CPUs, misaligned; with the
-	// server's CPUs under other load, shared with a client group, or either (ServerShared: how).
+	// Repetitions failed, client-bound, with other load on a group's CPUs, misaligned; with the server's
+	// CPUs under other load, shared with a client group, or either (ServerShared: how).
 	FailedReps, ClientBoundReps, OtherLoadReps, MisalignedReps int
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps       int
 	ServerShared                                               notes.List
@@ -58,6 +58,7 @@ type VariantSummary struct {
 	Caveat              notes.Note // what else its figures measured
 	VerdictCaveat       notes.Note // Caveat, the baseline's and their differences, for the verdict
 	serverOthers        []float64  // others' share of the server's CPUs, per repetition measured
+	negotiated          map[string]uint64
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
@@ -86,11 +87,10 @@ type SweepSummary struct {
 	Labels   []string // "v" for one key, "k1=v1 k2=v2" else
 	// Top has the highest mean of those with two repetitions or more (-1: none); Plateau those it is
 	// not significantly faster than (Holm; empty when none was tested); Best is Top when alone on it.
-	Top     int
-	Plateau []int
-	Best    int
-	Family  int    // pairs judged
-	Caution string // set when a value had fewer than three repetitions
+	Top, Best int
+	Plateau   []int
+	Family    int    // pairs judged
+	Caution   string // set when a value had fewer than three repetitions
 }
 
 // SummarizeRun computes the RunSummary of r; without the baseline it compares nothing.
@@ -99,7 +99,7 @@ func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeRe
 func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
-		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive
+		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive: default
 		BaselineMissing: noteIf(base < 0, notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)}
 	rates, perCPU := make([][]float64, len(r.Variants)), make([][]float64, len(r.Variants))
 	for i := range r.Variants {
@@ -165,9 +165,6 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 		t := &rep.Total
 		counts.Add(&t.Counts)
 		lat.Merge(&t.Latency)
-		s.Errors += t.Errors.Total()
-		s.Scheduled += t.Scheduled
-		s.Missed += t.Missed
 		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
 		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
 		s.MisalignedReps += b2i(Misaligned(rep))
@@ -208,7 +205,8 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 			s.ServerCPURequests += t.Requests
 		}
 	}
-	s.ErrorShare = counts.ErrorShare()
+	s.Errors, s.ErrorShare, s.negotiated = counts.Errors.Total(), counts.ErrorShare(), counts.Negotiated
+	s.Scheduled, s.Missed = counts.Scheduled, counts.Missed
 	s.Connect, s.Handshake, s.TTFB, s.Total, s.Intended = lat.Connect, lat.Handshake, lat.TTFB, lat.Total, lat.Intended
 	return s
 }
@@ -232,32 +230,24 @@ type ProbeSummary struct {
 }
 
 func summarizeProbes(v *results.Variant) []ProbeSummary {
-	probes, sums, reqs := map[string]*ProbeSummary{}, map[string]float64{}, map[string]uint64{}
+	probes, reqs := map[string]*ProbeSummary{}, map[string]uint64{} // MeanDelta is a sum until divided
 	for _, rep := range v.Reps {
 		for name, pr := range rep.Probes {
 			p := cmp.Or(probes[name], &ProbeSummary{Name: name})
-			probes[name] = p
-			if pr.Error != "" {
-				if p.Failed == 0 {
-					p.FirstError = pr.Error
-				}
-				p.Failed++
-				continue
+			if probes[name] = p; pr.Error != "" {
+				p.Failed, p.FirstError = p.Failed+1, cmp.Or(p.FirstError, pr.Error)
+			} else {
+				p.N, p.MeanDelta, reqs[name] = p.N+1, p.MeanDelta+pr.Delta(), reqs[name]+rep.Total.Requests
 			}
-			p.N++
-			sums[name] += pr.Delta()
-			reqs[name] += rep.Total.Requests
 		}
 	}
 	var out []ProbeSummary
 	for _, name := range slices.Sorted(maps.Keys(probes)) {
 		p := *probes[name]
-		if p.N > 0 {
-			p.MeanDelta = sums[name] / float64(p.N)
-		}
 		if reqs[name] > 0 {
-			p.PerRequest, p.HasPerRequest = sums[name]/float64(reqs[name]), true
+			p.PerRequest, p.HasPerRequest = p.MeanDelta/float64(reqs[name]), true
 		}
+		p.MeanDelta /= float64(max(p.N, 1))
 		out = append(out, p)
 	}
 	return out

@@ -16,15 +16,11 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// sweeps groups the variants of r by Series into SweepSummaries.
 func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	var out []SweepSummary
 	for i, v := range r.Variants {
-		k := slices.IndexFunc(out, func(s SweepSummary) bool { return s.Series == v.Series })
-		if k < 0 {
-			k, out = len(out), append(out, SweepSummary{Series: v.Series})
-		}
-		out[k].Variants = append(out[k].Variants, i)
+		sw := entry(&out, func(s SweepSummary) bool { return s.Series == v.Series }, SweepSummary{Series: v.Series})
+		sw.Variants = append(sw.Variants, i)
 	}
 	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return s.Series == "" || len(s.Variants) < 2 })
 	for k := range out {
@@ -167,13 +163,8 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	}
 	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Windows: len(s.Visits), Grid: len(s.Values)}
 	for n, vis := range s.Visits {
-		k := slices.IndexFunc(sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant })
-		if k < 0 {
-			k = len(sum.Points)
-			sum.Points = append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant,
-				Index: slices.Index(s.Values, vis.Value)})
-		}
-		p := &sum.Points[k]
+		p := entry(&sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant },
+			SearchPoint{Value: vis.Value, Variant: vis.Variant, Index: slices.Index(s.Values, vis.Value)})
 		p.Visits = append(p.Visits, n+1)
 		if v := findVariant(r, vis.Variant); v != nil && s.Member(v) {
 			for i := range v.Reps {
@@ -268,21 +259,20 @@ func (s *SearchSummary) VisitOrder() string {
 // searchSweep shows the search's plateau, and a best only when alone on it with every point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)
-	for k := range rs.Sweeps {
-		sw := &rs.Sweeps[k]
-		if ss == nil || sw.Series != ss.Search.Series {
-			continue
+	k := slices.IndexFunc(rs.Sweeps, func(w SweepSummary) bool { return ss != nil && w.Series == ss.Search.Series })
+	if k < 0 {
+		return
+	}
+	sw := &rs.Sweeps[k] // a series is one sweep
+	sw.Plateau, sw.Best, sw.Family, sw.Caution = nil, -1, ss.Family, ss.Caution
+	for _, pi := range ss.Plateau {
+		if i := variantIndex(r, ss.Points[pi].Variant); i >= 0 {
+			sw.Plateau = append(sw.Plateau, i)
 		}
-		sw.Plateau, sw.Best, sw.Family, sw.Caution = nil, -1, ss.Family, ss.Caution
-		for _, pi := range ss.Plateau {
-			if i := variantIndex(r, ss.Points[pi].Variant); i >= 0 {
-				sw.Plateau = append(sw.Plateau, i)
-			}
-		}
-		untested := slices.ContainsFunc(ss.Points, func(p SearchPoint) bool { return p.Untested })
-		if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
-			sw.Best = variantIndex(r, ss.Points[ss.Best].Variant)
-		}
+	}
+	untested := slices.ContainsFunc(ss.Points, func(p SearchPoint) bool { return p.Untested })
+	if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
+		sw.Best = variantIndex(r, ss.Points[ss.Best].Variant)
 	}
 }
 
@@ -292,18 +282,18 @@ const (
 	versionTLS13 = 0x0304 // crypto/tls.VersionTLS13 (results imports no TLS)
 )
 
-// SoftRatio predicts the best soft ratio from windows at two or more; a flagged one gives only its CPU.
-func SoftRatio(m *Report) *softratio.Prediction {
+// softRatio predicts the best soft ratio from windows at two or more; a flagged one gives only its CPU.
+func softRatio(r *results.Run, reps [][]RepReport) *softratio.Prediction {
 	var in softratio.Input
 	ratios := map[float64]bool{}
-	for i := range m.Run.Variants {
-		v := &m.Run.Variants[i]
+	for i := range r.Variants {
+		v := &r.Variants[i]
 		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
 		if err != nil || pct < 0 || pct > 100 || v.Env["KAELOAD_ACCEL"] == "off" {
 			continue
 		}
 		for j := range v.Reps {
-			rep, ra := &v.Reps[j], &m.Reps[i][j]
+			rep, ra := &v.Reps[j], &reps[i][j]
 			u := ra.ServerCPUs // the model needs the server's CPU time
 			if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
 				continue
@@ -318,7 +308,7 @@ func SoftRatio(m *Report) *softratio.Prediction {
 	if len(ratios) < 2 {
 		return nil
 	}
-	if b := readPlan(m.Run.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
+	if b := readPlan(r.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
 		in.Capacity, in.CapacityFrom = b.Accel.Capacity, softratio.FromScenario
 	}
 	p := softratio.Predict(in)
@@ -352,8 +342,7 @@ func readPlan(raw json.RawMessage) (p planView) {
 	return p
 }
 
-// Hints say what a reader could change to measure more cheaply: max_version "1.2" for a variant that
-// offered TLS 1.3 but negotiated only TLS 1.2.
+// Hints say how to measure more cheaply: max_version "1.2" where TLS 1.3 was offered but only 1.2 negotiated.
 func Hints(r *results.Run) notes.List {
 	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
 		return nil
@@ -385,14 +374,14 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {
 		return nil
 	}
-	first, last := s.Values[0], s.Values[len(s.Values)-1]
-	n, seen := 0, map[string]bool{}
-	for ; n < len(s.Visits) && !(seen[first] && seen[last]); n++ {
-		seen[s.Visits[n].Value] = true
+	visited := func(value string) int {
+		return slices.IndexFunc(s.Visits, func(v results.Visit) bool { return v.Value == value })
 	}
-	if !seen[first] || !seen[last] {
+	first, last := visited(s.Values[0]), visited(s.Values[len(s.Values)-1])
+	if first < 0 || last < 0 {
 		return nil
 	}
+	n := max(first, last) + 1 // the visits until both ends were measured
 	cp := *r
 	cp.Search, cp.Variants = nil, slices.Clone(r.Variants)
 	for i := range cp.Variants {
@@ -402,7 +391,7 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 			})
 		}
 	}
-	sp := &SearchPrediction{Prediction: SoftRatio(Analyze(&cp))}
+	sp := &SearchPrediction{Prediction: softRatio(&cp, analyzeReps(&cp))}
 	if sp.Prediction == nil {
 		p := softratio.Predict(softratio.Input{})
 		sp.Prediction = &p

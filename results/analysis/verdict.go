@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"cmp"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -154,25 +153,21 @@ func Capacities(r *results.Run) []results.Capacity {
 	return out
 }
 
-// CapacityLine is the capacity searches' knees: "capacity under 20 ms p99 handshake: baseline 41,000/s,
-// kae 96,000/s (+134 %)".
+// CapacityLine is the capacity searches' knees: "capacity under 20 ms p99 handshake: baseline 41,000/s, …".
 func CapacityLine(r *results.Run) notes.Note {
 	cs := Capacities(r)
 	if cs == nil {
 		return notes.Note{}
 	}
 	base, _ := r.BaselineVariant() // -1 when not measured: no differences; cs[i] is variant i's
-	var baseKnee float64
-	if base >= 0 && !cs[base].BelowFrom && !cs[base].AtMax {
-		baseKnee = cs[base].Knee
-	}
+	found := func(c *results.Capacity) bool { return c.Knee > 0 && !c.BelowFrom && !c.AtMax }
 	knees := make([]notes.Note, 0, len(cs))
 	for i := range cs {
 		c := &cs[i]
 		k := notes.New(notes.CapacityKnee, "variant", r.Variants[c.Variant].Name, "knee", c.Knee, "from", r.Capacity.From,
 			"steps", len(c.Steps), "below_from", c.BelowFrom, "at_max", c.AtMax)
-		if c.Variant != base && baseKnee > 0 && c.Knee > 0 && !c.BelowFrom && !c.AtMax {
-			k.Args["delta"] = c.Knee/baseKnee - 1
+		if c.Variant != base && base >= 0 && found(&cs[base]) && found(c) {
+			k.Args["delta"] = c.Knee/cs[base].Knee - 1
 		}
 		knees = append(knees, k)
 	}
@@ -311,18 +306,15 @@ func crossedLine(c *ThresholdCheck) notes.Note {
 
 // caveatsOf lists what v's figures measured besides the server, most serious first.
 func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
-	n := v.Stats.N
+	flags := []notes.Code{notes.ClientBound, notes.OtherLoad, notes.SharedCPUs, notes.ServerOtherLoad,
+		notes.Misaligned}
+	reps := []int{v.ClientBoundReps, v.OtherLoadReps, v.SharedCPUReps, v.ServerOtherLoadReps, v.MisalignedReps}
 	var cs []notes.Note
-	add := func(reps int, flag notes.Code) {
-		if reps > 0 && n > 0 {
-			cs = append(cs, notes.New(notes.Caveat, "reps", reps, "n", n, "flag", string(flag), "baseline", baseline))
+	for k, flag := range flags {
+		if n := v.Stats.N; reps[k] > 0 && n > 0 {
+			cs = append(cs, notes.New(notes.Caveat, "reps", reps[k], "n", n, "flag", string(flag), "baseline", baseline))
 		}
 	}
-	add(v.ClientBoundReps, notes.ClientBound)
-	add(v.OtherLoadReps, notes.OtherLoad)
-	add(v.SharedCPUReps, notes.SharedCPUs)
-	add(v.ServerOtherLoadReps, notes.ServerOtherLoad)
-	add(v.MisalignedReps, notes.Misaligned)
 	return cs
 }
 
@@ -356,7 +348,7 @@ func setCaveats(r *results.Run, s *RunSummary) {
 		}
 		all := slices.Concat(own, base)
 		if b >= 0 {
-			all = append(all, handshakeCaveat(&r.Variants[i], &r.Variants[b]), otherLoadCaveat(v, &s.Variants[b]))
+			all = append(all, handshakeCaveat(v, &s.Variants[b]), otherLoadCaveat(v, &s.Variants[b]))
 			if v.Comparison.HasMDE {
 				v.MDESpread = mdeSpread(&r.Variants[b], &r.Variants[i])
 			}
@@ -366,23 +358,17 @@ func setCaveats(r *results.Run, s *RunSummary) {
 	}
 }
 
-func handshakeOf(v *results.Variant) (results.Handshake, bool) {
-	counts := map[string]uint64{}
-	for _, rep := range v.Reps {
-		for k, n := range rep.Total.Negotiated {
-			counts[k] += n
-		}
-	}
-	maps.DeleteFunc(counts, func(_ string, n uint64) bool { return n == 0 })
-	top := ranked(counts, strings.Compare)
-	if len(top) == 0 {
+// handshakeOf parses v's most negotiated handshake.
+func handshakeOf(v *VariantSummary) (results.Handshake, bool) {
+	top := ranked(v.negotiated, strings.Compare)
+	if len(top) == 0 || v.negotiated[top[0]] == 0 {
 		return results.Handshake{}, false
 	}
-	return results.ParseHandshake(top[0]) // the most negotiated
+	return results.ParseHandshake(top[0])
 }
 
 // handshakeCaveat names the handshake's parts that differ from the baseline's (measured too).
-func handshakeCaveat(own, base *results.Variant) notes.Note {
+func handshakeCaveat(own, base *VariantSummary) notes.Note {
 	h, hok := handshakeOf(own)
 	b, bok := handshakeOf(base)
 	d := h.Differences(b)

@@ -19,7 +19,7 @@ const module = "github.com/kaeload/kaeload"
 var analysisFuncs = map[string]bool{
 	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true,
 	"newSpeedTable": true, "Crossed": true, "Hints": true, "Capacities": true, "CapacityLine": true,
-	"NotMeasuredLines": true, "Failed": true, "runComparisons": true, "summarizeVariant": true,
+	"NotMeasuredLines": true, "Failed": true, "summarizeVariant": true,
 	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
 	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
 	"AnalyzeRep": true, "RepGroupCPUs": true, "RepServerCPUUse": true, "RepClientCPU": true,
