@@ -33,7 +33,7 @@ func NewHistogram() *Histogram {
 // Record adds one duration, clamped to the histogram's bounds.
 func (h *Histogram) Record(d time.Duration) { h.RecordN(d, 1) }
 
-// RecordN adds n times the duration d, clamped likewise (so it cannot fail).
+// RecordN adds d n times, clamped likewise (so it cannot fail).
 func (h *Histogram) RecordN(d time.Duration, n uint64) {
 	_ = h.RecordValues(min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax), int64(n))
 }
@@ -65,13 +65,13 @@ type ErrorClass uint8
 
 // The error classes, in the order a request meets them.
 const (
-	ErrConnect ErrorClass = iota // TCP connect failed
-	ErrTLS                       // TLS handshake failed
-	ErrTimeout                   // any step ran past the request timeout
-	ErrWrite                     // writing the request failed
-	ErrRead                      // reading or parsing the response failed
-	ErrStatus                    // a response arrived with status >= 400
-	ErrPorts                     // no free ephemeral port (EADDRNOTAVAIL): the client's fault
+	ErrConnect ErrorClass = iota
+	ErrTLS
+	ErrTimeout // any step ran past the request timeout
+	ErrWrite
+	ErrRead   // reading or parsing the response
+	ErrStatus // a response with status >= 400
+	ErrPorts  // no free ephemeral port (EADDRNOTAVAIL): the client's fault
 	NumErrorClasses
 )
 
@@ -172,9 +172,8 @@ type Counts struct {
 	Outside     Outside           `json:"outside"`
 }
 
-// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or
-// resets. A full accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a
-// connect of 1 s or more).
+// Sockets is the client's connections' TCP_INFO before close: evidence of loss or resets (a full
+// accept queue drops the final ACK: a retransmitted segment; a dropped SYN: a connect of 1 s or more).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -182,9 +181,8 @@ type Sockets struct {
 	Reset         uint64 `json:"reset,omitempty"`         // by the peer before close
 }
 
-// Outside counts the requests that ended outside the window: the warm-up's (counted as the
-// window's), the Late completed in the drain, and the Abandoned: in flight at the window's end and
-// failed or cut off, by stage.
+// Outside counts the requests that ended outside the window: the warm-up's (counted as the window's),
+// the Late completed in the drain, and the Abandoned (in flight at its end, failed or cut off, by stage).
 type Outside struct {
 	Warmup        uint64      `json:"warmup"`
 	WarmupErrors  uint64      `json:"warmup_errors"`
@@ -206,8 +204,7 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the server's access log for these
-// connections, line for line.
+// Responses is every response of the warm-up, window and drain: the server's log, line for line.
 func (c Counts) Responses() uint64 {
 	return c.Requests + c.Outside.Warmup + c.Outside.Late
 }
@@ -235,10 +232,7 @@ func addSums(dst, src reflect.Value) {
 			addSums(dst.Index(i), src.Index(i))
 		}
 	case reflect.Map: // Negotiated
-		m, ok := dst.Addr().Interface().(*map[string]uint64)
-		if !ok {
-			panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
-		}
+		m := dst.Addr().Interface().(*map[string]uint64)
 		for k, n := range src.Interface().(map[string]uint64) {
 			if *m == nil {
 				*m = map[string]uint64{}
@@ -247,10 +241,11 @@ func addSums(dst, src reflect.Value) {
 		}
 	case reflect.Struct:
 		if ec, ok := dst.Addr().Interface().(*ErrorCount); ok {
+			o := src.Interface().(ErrorCount)
 			if ec.Count == 0 {
-				ec.First = src.Interface().(ErrorCount).First
+				ec.First = o.First
 			}
-			ec.Count += src.Interface().(ErrorCount).Count
+			ec.Count += o.Count
 			return
 		}
 		for i := range dst.NumField() {
@@ -289,8 +284,7 @@ func ratio(n, d uint64) float64 {
 const MaxMissedShare = 0.01
 
 // Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
-// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate
-// with this many connections).
+// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"
