@@ -220,7 +220,9 @@ type pointAcc struct {
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
 	tcp       map[int]TCPCounts   // by host
-	listen    *ListenSample       // the listener's last reading, nil when not read
+	drops     *uint64             // the listener's last reading, nil when not read (or drops unknown)
+	queue     *uint64
+	backlog   uint64
 }
 
 type hostCPU struct {
@@ -297,12 +299,8 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 // settle takes the percentiles once, when the last group reported or at Build, and drops the
 // histograms.
 func (a *pointAcc) settle() {
-	if a.handshake != nil {
-		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
-	}
-	if a.total != nil {
-		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
-	}
+	a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
+	a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	a.handshake, a.total = nil, nil
 }
 
@@ -432,7 +430,11 @@ func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s List
 	if b.listener == nil || b.listener.Unavailable != "" {
 		return
 	}
-	b.at(k, start, length).listen = &s
+	a := b.at(k, start, length)
+	a.drops, a.queue, a.backlog = nil, &s.Queue, s.Backlog
+	if s.DropsKnown {
+		a.drops = &s.Drops
+	}
 }
 
 // listenerOver is a copy of the listener with its series over the intervals keys.
@@ -444,22 +446,10 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	if l.Unavailable != "" {
 		return &l
 	}
-	l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 {
-		if a.listen == nil || !a.listen.DropsKnown {
-			return nil
-		}
-		return &a.listen.Drops
-	}))
-	l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 {
-		if a.listen == nil {
-			return nil
-		}
-		return &a.listen.Queue
-	}))
+	l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.drops }))
+	l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.queue }))
 	for _, a := range b.points {
-		if a.listen != nil {
-			l.Backlog = max(l.Backlog, a.listen.Backlog)
-		}
+		l.Backlog = max(l.Backlog, a.backlog)
 	}
 	return &l
 }
