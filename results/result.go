@@ -195,8 +195,7 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before
-// classes were counted).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before classes).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -268,16 +267,17 @@ func (c *Counts) Attempts() uint64 {
 }
 
 // ErrorShare is Errors.Total / Attempts; 0 without attempts.
-func (c *Counts) ErrorShare() float64 { return ratio(c.Errors.Total(), c.Attempts()) }
+func (c *Counts) ErrorShare() float64 { return ratio(float64(c.Errors.Total()), float64(c.Attempts())) }
 
 // MissedShare is Missed / Scheduled; 0 in a closed loop.
-func (c *Counts) MissedShare() float64 { return ratio(c.Missed, c.Scheduled) }
+func (c *Counts) MissedShare() float64 { return ratio(float64(c.Missed), float64(c.Scheduled)) }
 
-func ratio(n, d uint64) float64 {
-	if d == 0 {
+// ratio is n/d, 0 when d is not positive.
+func ratio(n, d float64) float64 {
+	if d <= 0 {
 		return 0
 	}
-	return float64(n) / float64(d)
+	return n / d
 }
 
 // MaxMissedShare is the missed share above which an open loop did not run at the rate asked.
@@ -382,11 +382,7 @@ func (g *Group) Rate() float64 {
 	if g.GroupsRate > 0 {
 		return g.GroupsRate
 	}
-	l := g.Window.Length()
-	if l <= 0 {
-		return 0
-	}
-	return float64(g.Succeeded()) / l.Seconds()
+	return ratio(float64(g.Succeeded()), g.Window.Length().Seconds())
 }
 
 // ClientBoundBusy is the share of a group's CPU time kaeload must use itself for the result to

@@ -55,11 +55,7 @@ func (iv *Interval) End() time.Duration { return iv.Start + iv.Length }
 
 // Rate is the interval's successful responses per second.
 func (iv *Interval) Rate() float64 {
-	if iv.Length <= 0 {
-		return 0
-	}
-	ok := iv.Requests - min(iv.Errors[ErrStatus], iv.Requests)
-	return float64(ok) / iv.Length.Seconds()
+	return ratio(float64(iv.Requests-min(iv.Errors[ErrStatus], iv.Requests)), iv.Length.Seconds())
 }
 
 // Point is the groups' sum over one interval, with the server's CPU.
@@ -296,8 +292,7 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 	return acc
 }
 
-// settle takes the percentiles once, when the last group reported or at Build, and drops the
-// histograms.
+// settle takes the percentiles once (the last group reported, or at Build) and drops the histograms.
 func (a *pointAcc) settle() {
 	a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
 	a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
@@ -343,9 +338,10 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 			for _, v := range a.cpus {
 				s += v
 			}
-			a.p.CPUsBusy = share(busy(s, a.p.Length, len(a.cpus)))
+			cpuSeconds := a.p.Length.Seconds() * float64(len(a.cpus))
+			a.p.CPUsBusy = share(ratio(s, cpuSeconds))
 			if a.processOK {
-				a.p.ProcessBusy = share(busy(a.process, a.p.Length, len(a.cpus)))
+				a.p.ProcessBusy = share(ratio(a.process, cpuSeconds))
 			}
 		}
 		t.Points = append(t.Points, a.p)
@@ -370,13 +366,6 @@ func (r *Rep) GroupTimeline(i int) []Interval {
 		out[j] = p.Interval
 	}
 	return out
-}
-
-func busy(seconds float64, length time.Duration, cpus int) float64 {
-	if length <= 0 || cpus <= 0 {
-		return 0
-	}
-	return min(max(seconds/(length.Seconds()*float64(cpus)), 0), 1)
 }
 
 // series is each point's reading in key order, nil where there was none.
