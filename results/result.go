@@ -118,9 +118,7 @@ func (e *Errors) Total() uint64 {
 }
 
 // MarshalJSON writes the classes that occurred, keyed by class name.
-func (e Errors) MarshalJSON() ([]byte, error) {
-	return marshalClasses(e[:], func(ec ErrorCount) bool { return ec.Count > 0 })
-}
+func (e Errors) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *Errors) UnmarshalJSON(data []byte) error {
@@ -128,10 +126,11 @@ func (e *Errors) UnmarshalJSON(data []byte) error {
 	return unmarshalClasses(data, e[:])
 }
 
-func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
+// marshalClasses keys the classes that occurred (a non-zero count) by name.
+func marshalClasses[T comparable](byClass []T) ([]byte, error) {
 	m := make(map[string]T)
 	for c, v := range byClass {
-		if occurred(v) {
+		if v != *new(T) {
 			m[ErrorClass(c).String()] = v
 		}
 	}
@@ -204,9 +203,7 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 }
 
 // Responses is every response of the warm-up, window and drain: the server's log, line for line.
-func (c Counts) Responses() uint64 {
-	return c.Requests + c.Outside.Warmup + c.Outside.Late
-}
+func (c Counts) Responses() uint64 { return c.Requests + c.Outside.Warmup + c.Outside.Late }
 
 // Stages counts requests by the stage they were waiting in.
 type Stages struct {
@@ -257,14 +254,10 @@ func addSums(dst, src reflect.Value) {
 
 // Succeeded is the window's responses with a status below 400, what the rate counts (a 4xx or 5xx
 // is in Requests and is an ErrStatus error).
-func (c *Counts) Succeeded() uint64 {
-	return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests)
-}
+func (c *Counts) Succeeded() uint64 { return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests) }
 
 // Attempts is the requests that ended in the window, failed or not.
-func (c *Counts) Attempts() uint64 {
-	return c.Succeeded() + c.Errors.Total()
-}
+func (c *Counts) Attempts() uint64 { return c.Succeeded() + c.Errors.Total() }
 
 // ErrorShare is Errors.Total / Attempts; 0 without attempts.
 func (c *Counts) ErrorShare() float64 { return ratio(float64(c.Errors.Total()), float64(c.Attempts())) }

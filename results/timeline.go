@@ -93,9 +93,7 @@ func (e *ErrorCounts) Total() uint64 {
 func (e ErrorCounts) IsZero() bool { return e == ErrorCounts{} }
 
 // MarshalJSON writes the classes that occurred.
-func (e ErrorCounts) MarshalJSON() ([]byte, error) {
-	return marshalClasses(e[:], func(n uint64) bool { return n > 0 })
-}
+func (e ErrorCounts) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
