@@ -65,13 +65,13 @@ type ErrorClass uint8
 
 // The error classes, in the order a request meets them.
 const (
-	ErrConnect ErrorClass = iota
-	ErrTLS
-	ErrTimeout // any step ran past the request timeout
-	ErrWrite
-	ErrRead   // reading or parsing the response
-	ErrStatus // a response with status >= 400
-	ErrPorts  // no free ephemeral port (EADDRNOTAVAIL): the client's fault
+	ErrConnect ErrorClass = iota // TCP connect failed
+	ErrTLS                       // TLS handshake failed
+	ErrTimeout                   // any step ran past the request timeout
+	ErrWrite                     // writing the request failed
+	ErrRead                      // reading or parsing the response failed
+	ErrStatus                    // a response arrived with status >= 400
+	ErrPorts                     // no free ephemeral port (EADDRNOTAVAIL): the client's fault
 	NumErrorClasses
 )
 
@@ -171,8 +171,8 @@ type Counts struct {
 	Outside     Outside           `json:"outside"`
 }
 
-// Sockets is the client's connections' TCP_INFO before close: evidence of loss or resets (a full
-// accept queue drops the final ACK: a retransmitted segment; a dropped SYN: a connect of 1 s or more).
+// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or resets
+// (a full accept queue drops the final ACK: a retransmitted segment; a SYN: a connect of 1 s or more).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -202,7 +202,7 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the server's log, line for line.
+// Responses is every response of the warm-up, window and drain: these connections' access log lines.
 func (c Counts) Responses() uint64 { return c.Requests + c.Outside.Warmup + c.Outside.Late }
 
 // Stages counts requests by the stage they were waiting in.
