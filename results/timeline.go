@@ -1,11 +1,11 @@
 package results
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -141,10 +141,7 @@ func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 
 // Window returns the timeline's points inside the window (Start >= 0).
 func (t *Timeline) Window() []Point {
-	i, _ := slices.BinarySearchFunc(t.Points, time.Duration(0), func(p Point, s time.Duration) int {
-		return cmp.Compare(p.Start, s)
-	})
-	return t.Points[i:]
+	return t.Points[sort.Search(len(t.Points), func(i int) bool { return t.Points[i].Start >= 0 }):]
 }
 
 // ListenQueue is the target's listening socket at the timeline's boundaries: its own drops and
