@@ -121,10 +121,7 @@ func (e *Errors) Total() uint64 {
 func (e Errors) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
-func (e *Errors) UnmarshalJSON(data []byte) error {
-	*e = Errors{}
-	return unmarshalClasses(data, e[:])
-}
+func (e *Errors) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
 
 // marshalClasses keys the classes that occurred (a non-zero count) by name.
 func marshalClasses[T comparable](byClass []T) ([]byte, error) {
@@ -138,6 +135,7 @@ func marshalClasses[T comparable](byClass []T) ([]byte, error) {
 }
 
 func unmarshalClasses[T any](data []byte, byClass []T) error {
+	clear(byClass)
 	var m map[string]T
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err

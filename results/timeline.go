@@ -96,10 +96,7 @@ func (e ErrorCounts) IsZero() bool { return e == ErrorCounts{} }
 func (e ErrorCounts) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
-func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
-	*e = ErrorCounts{}
-	return unmarshalClasses(data, e[:])
-}
+func (e *ErrorCounts) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
 
 // TCPHost is a network namespace whose TCP counters a timeline holds. Deltas[name][i] is a
 // counter's growth over Points[i], nil where not read, kept for counters that grew or went missing.
