@@ -46,6 +46,5 @@ func without[T any](s []T, drop func(T) bool) []T {
 
 // AddExcluded keeps rep, a window exclude_flagged set aside, in Variant.Excluded.
 func (r *Run) AddExcluded(variant int, rep Rep) {
-	v := &r.Variants[variant]
-	v.Excluded = append(v.Excluded, rep)
+	r.Variants[variant].Excluded = append(r.Variants[variant].Excluded, rep)
 }

@@ -33,7 +33,7 @@ func NewHistogram() *Histogram {
 // Record adds one duration, clamped to the histogram's bounds.
 func (h *Histogram) Record(d time.Duration) { h.RecordN(d, 1) }
 
-// RecordN adds n times the duration d, clamped likewise (so it cannot fail).
+// RecordN adds d n times, clamped likewise (so it cannot fail).
 func (h *Histogram) RecordN(d time.Duration, n uint64) {
 	_ = h.RecordValues(min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax), int64(n))
 }
@@ -118,20 +118,16 @@ func (e *Errors) Total() uint64 {
 }
 
 // MarshalJSON writes the classes that occurred, keyed by class name.
-func (e Errors) MarshalJSON() ([]byte, error) {
-	return marshalClasses(e[:], func(ec ErrorCount) bool { return ec.Count > 0 })
-}
+func (e Errors) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
-func (e *Errors) UnmarshalJSON(data []byte) error {
-	*e = Errors{}
-	return unmarshalClasses(data, e[:])
-}
+func (e *Errors) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
 
-func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
+// marshalClasses keys the classes that occurred (a non-zero count) by name.
+func marshalClasses[T comparable](byClass []T) ([]byte, error) {
 	m := make(map[string]T)
 	for c, v := range byClass {
-		if occurred(v) {
+		if v != *new(T) {
 			m[ErrorClass(c).String()] = v
 		}
 	}
@@ -139,6 +135,7 @@ func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 }
 
 func unmarshalClasses[T any](data []byte, byClass []T) error {
+	clear(byClass)
 	var m map[string]T
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err
@@ -172,9 +169,8 @@ type Counts struct {
 	Outside     Outside           `json:"outside"`
 }
 
-// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or
-// resets. A full accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a
-// connect of 1 s or more).
+// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or resets
+// (a full accept queue drops the final ACK: a retransmitted segment; a SYN: a connect of 1 s or more).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -182,9 +178,8 @@ type Sockets struct {
 	Reset         uint64 `json:"reset,omitempty"`         // by the peer before close
 }
 
-// Outside counts the requests that ended outside the window: the warm-up's (counted as the
-// window's), the Late completed in the drain, and the Abandoned: in flight at the window's end and
-// failed or cut off, by stage.
+// Outside counts the requests that ended outside the window: the warm-up's (counted as the window's),
+// the Late completed in the drain, and the Abandoned (in flight at its end, failed or cut off, by stage).
 type Outside struct {
 	Warmup        uint64      `json:"warmup"`
 	WarmupErrors  uint64      `json:"warmup_errors"`
@@ -197,8 +192,7 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before
-// classes were counted).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before classes).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -206,11 +200,8 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the server's access log for these
-// connections, line for line.
-func (c Counts) Responses() uint64 {
-	return c.Requests + c.Outside.Warmup + c.Outside.Late
-}
+// Responses is every response of the warm-up, window and drain: these connections' access log lines.
+func (c Counts) Responses() uint64 { return c.Requests + c.Outside.Warmup + c.Outside.Late }
 
 // Stages counts requests by the stage they were waiting in.
 type Stages struct {
@@ -235,10 +226,7 @@ func addSums(dst, src reflect.Value) {
 			addSums(dst.Index(i), src.Index(i))
 		}
 	case reflect.Map: // Negotiated
-		m, ok := dst.Addr().Interface().(*map[string]uint64)
-		if !ok {
-			panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
-		}
+		m := dst.Addr().Interface().(*map[string]uint64)
 		for k, n := range src.Interface().(map[string]uint64) {
 			if *m == nil {
 				*m = map[string]uint64{}
@@ -247,10 +235,11 @@ func addSums(dst, src reflect.Value) {
 		}
 	case reflect.Struct:
 		if ec, ok := dst.Addr().Interface().(*ErrorCount); ok {
+			o := src.Interface().(ErrorCount)
 			if ec.Count == 0 {
-				ec.First = src.Interface().(ErrorCount).First
+				ec.First = o.First
 			}
-			ec.Count += src.Interface().(ErrorCount).Count
+			ec.Count += o.Count
 			return
 		}
 		for i := range dst.NumField() {
@@ -263,34 +252,30 @@ func addSums(dst, src reflect.Value) {
 
 // Succeeded is the window's responses with a status below 400, what the rate counts (a 4xx or 5xx
 // is in Requests and is an ErrStatus error).
-func (c *Counts) Succeeded() uint64 {
-	return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests)
-}
+func (c *Counts) Succeeded() uint64 { return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests) }
 
 // Attempts is the requests that ended in the window, failed or not.
-func (c *Counts) Attempts() uint64 {
-	return c.Succeeded() + c.Errors.Total()
-}
+func (c *Counts) Attempts() uint64 { return c.Succeeded() + c.Errors.Total() }
 
 // ErrorShare is Errors.Total / Attempts; 0 without attempts.
-func (c *Counts) ErrorShare() float64 { return ratio(c.Errors.Total(), c.Attempts()) }
+func (c *Counts) ErrorShare() float64 { return ratio(float64(c.Errors.Total()), float64(c.Attempts())) }
 
 // MissedShare is Missed / Scheduled; 0 in a closed loop.
-func (c *Counts) MissedShare() float64 { return ratio(c.Missed, c.Scheduled) }
+func (c *Counts) MissedShare() float64 { return ratio(float64(c.Missed), float64(c.Scheduled)) }
 
-func ratio(n, d uint64) float64 {
-	if d == 0 {
+// ratio is n/d, 0 when d is not positive.
+func ratio(n, d float64) float64 {
+	if d <= 0 {
 		return 0
 	}
-	return float64(n) / float64(d)
+	return n / d
 }
 
 // MaxMissedShare is the missed share above which an open loop did not run at the rate asked.
 const MaxMissedShare = 0.01
 
 // Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
-// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate
-// with this many connections).
+// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"
@@ -388,11 +373,7 @@ func (g *Group) Rate() float64 {
 	if g.GroupsRate > 0 {
 		return g.GroupsRate
 	}
-	l := g.Window.Length()
-	if l <= 0 {
-		return 0
-	}
-	return float64(g.Succeeded()) / l.Seconds()
+	return ratio(float64(g.Succeeded()), g.Window.Length().Seconds())
 }
 
 // ClientBoundBusy is the share of a group's CPU time kaeload must use itself for the result to

@@ -47,9 +47,29 @@ type Run struct {
 	Metrics       *Metrics           `json:"metrics,omitempty"` // nil without --metrics
 }
 
-// DefaultEquivalence is the equivalence margin (±2 %, about the noise of a good setup), also of
-// runs that stored none.
+// DefaultEquivalence is the equivalence margin (±2 %, about a good setup's noise), also of runs storing none.
 const DefaultEquivalence = 0.02
+
+// RemoteHost is what a run records about one ssh host.
+type RemoteHost struct {
+	Name     string `json:"name"`               // as in the scenario
+	Roles    string `json:"roles,omitempty"`    // "groups 1, 2", "the server"
+	Platform string `json:"platform,omitempty"` // GOOS/GOARCH
+	Binary   string `json:"binary_sha256,omitempty"`
+	Uploaded bool   `json:"uploaded,omitempty"` // by this run, else found
+	// RTT and ClockOffset as last measured (per window: Group.ClockOffset).
+	RTT         time.Duration `json:"rtt,omitempty"`
+	ClockOffset time.Duration `json:"clock_offset,omitempty"`
+	Uncertain   bool          `json:"clock_uncertain,omitempty"` // half the RTT exceeded 1 % of the window
+	Facts       *RemoteFacts  `json:"facts,omitempty"`
+}
+
+// RemoteFacts are facts about a remote machine, read over ssh.
+type RemoteFacts struct {
+	Kernel   string `json:"kernel,omitempty"` // uname -srm
+	CPUs     int    `json:"cpus,omitempty"`   // nproc
+	CPUModel string `json:"cpu_model,omitempty"`
+}
 
 // NotMeasured is a variant the run gave up on, with the first line of why.
 type NotMeasured struct {
@@ -89,8 +109,7 @@ func (i InfoRun) Line() string {
 	return i.Command + ": " + first
 }
 
-// SpeedRun is one crypto micro-benchmark (openssl speed …) and its figures; an Error does not fail
-// the run.
+// SpeedRun is one crypto micro-benchmark (openssl speed …) and its figures; an Error fails no run.
 type SpeedRun struct {
 	Command string        `json:"command"`
 	Results []SpeedResult `json:"results,omitempty"`
@@ -140,6 +159,39 @@ type Rep struct {
 	Readiness      *Readiness              `json:"readiness,omitempty"`
 }
 
+// QuietWait is the wait for a quiet machine before a window (the plan's quiet).
+type QuietWait struct {
+	MaxOther float64       `json:"max_other"` // share allowed to others
+	Waited   time.Duration `json:"waited"`
+	TimedOut bool          `json:"timed_out,omitempty"` // never quiet long enough, measured anyway
+	// The larger share of the client's or server's CPUs others took in the last step not quiet,
+	// and the busiest of them.
+	Others  float64     `json:"others,omitempty"`
+	Busiest *ProcessCPU `json:"busiest,omitempty"`
+}
+
+// ServerCPUs is what ran on the server's CPUs during a window (Builtin: on the client's by design).
+type ServerCPUs struct {
+	CPUs       string       `json:"cpus"`           // the server's affinities, or the host's CPUs
+	Host       string       `json:"host,omitempty"` // "" = the controller's
+	Builtin    bool         `json:"builtin,omitempty"`
+	Name       string       `json:"name,omitempty"`               // the PIDs' root's, without server control
+	PIDs       []int        `json:"pids,omitempty"`               // root first
+	Busy       *CPUUsage    `json:"busy,omitempty"`               // by anything, CPU by CPU
+	Controller float64      `json:"controller_seconds,omitempty"` // when on the server's host
+	Others     []ProcessCPU `json:"others,omitempty"`             // at most OthersListed
+}
+
+// ServerOtherLoadShare is the share of the server's CPU time others must take to be reported: a
+// nice 10 loop beside a saturated server gets a tenth of a CPU, yet takes all it leaves.
+const ServerOtherLoadShare = 0.10
+
+// ServerSaturatedBusy is how busy the server's CPUs must be for a window to have loaded it.
+const ServerSaturatedBusy = 0.80
+
+// OtherLoadShare is the share of a group's CPU time others must take for a warning.
+const OtherLoadShare = 0.25
+
 // Readiness is what the probes just before a window did to the server: in no window, yet in its log.
 type Readiness struct {
 	Connections uint64 `json:"connections"`
@@ -182,8 +234,7 @@ type WindowSpread struct {
 	End   time.Duration `json:"end"`
 }
 
-// RecordSpread records how far apart r's windows started and ended; where they differ, the total's
-// rate is the sum of the groups' own rates.
+// RecordSpread records how far apart r's windows started and ended; if apart, Total's rate sums the groups'.
 func (r *Rep) RecordSpread() {
 	var starts, ends []time.Time
 	for _, g := range r.Groups {

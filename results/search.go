@@ -36,8 +36,7 @@ func (s *Search) Clone() *Search {
 		return nil
 	}
 	cp := *s
-	cp.Values = slices.Clone(s.Values)
-	cp.Visits = slices.Clone(s.Visits)
+	cp.Values, cp.Visits = slices.Clone(s.Values), slices.Clone(s.Visits)
 	return &cp
 }
 

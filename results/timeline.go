@@ -1,11 +1,11 @@
 package results
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -55,11 +55,7 @@ func (iv *Interval) End() time.Duration { return iv.Start + iv.Length }
 
 // Rate is the interval's successful responses per second.
 func (iv *Interval) Rate() float64 {
-	if iv.Length <= 0 {
-		return 0
-	}
-	ok := iv.Requests - min(iv.Errors[ErrStatus], iv.Requests)
-	return float64(ok) / iv.Length.Seconds()
+	return ratio(float64(iv.Requests-min(iv.Errors[ErrStatus], iv.Requests)), iv.Length.Seconds())
 }
 
 // Point is the groups' sum over one interval, with the server's CPU.
@@ -97,15 +93,10 @@ func (e *ErrorCounts) Total() uint64 {
 func (e ErrorCounts) IsZero() bool { return e == ErrorCounts{} }
 
 // MarshalJSON writes the classes that occurred.
-func (e ErrorCounts) MarshalJSON() ([]byte, error) {
-	return marshalClasses(e[:], func(n uint64) bool { return n > 0 })
-}
+func (e ErrorCounts) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
-func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
-	*e = ErrorCounts{}
-	return unmarshalClasses(data, e[:])
-}
+func (e *ErrorCounts) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
 
 // TCPHost is a network namespace whose TCP counters a timeline holds. Deltas[name][i] is a
 // counter's growth over Points[i], nil where not read, kept for counters that grew or went missing.
@@ -147,10 +138,7 @@ func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 
 // Window returns the timeline's points inside the window (Start >= 0).
 func (t *Timeline) Window() []Point {
-	i, _ := slices.BinarySearchFunc(t.Points, time.Duration(0), func(p Point, s time.Duration) int {
-		return cmp.Compare(p.Start, s)
-	})
-	return t.Points[i:]
+	return t.Points[sort.Search(len(t.Points), func(i int) bool { return t.Points[i].Start >= 0 }):]
 }
 
 // ListenQueue is the target's listening socket at the timeline's boundaries: its own drops and
@@ -220,7 +208,9 @@ type pointAcc struct {
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
 	tcp       map[int]TCPCounts   // by host
-	listen    *ListenSample       // the listener's last reading, nil when not read
+	drops     *uint64             // the listener's last reading, nil when not read (or drops unknown)
+	queue     *uint64
+	backlog   uint64
 }
 
 type hostCPU struct {
@@ -294,15 +284,10 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 	return acc
 }
 
-// settle takes the percentiles once, when the last group reported or at Build, and drops the
-// histograms.
+// settle takes the percentiles once (the last group reported, or at Build) and drops the histograms.
 func (a *pointAcc) settle() {
-	if a.handshake != nil {
-		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
-	}
-	if a.total != nil {
-		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
-	}
+	a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
+	a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	a.handshake, a.total = nil, nil
 }
 
@@ -345,9 +330,10 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 			for _, v := range a.cpus {
 				s += v
 			}
-			a.p.CPUsBusy = share(busy(s, a.p.Length, len(a.cpus)))
+			cpuSeconds := a.p.Length.Seconds() * float64(len(a.cpus))
+			a.p.CPUsBusy = share(ratio(s, cpuSeconds))
 			if a.processOK {
-				a.p.ProcessBusy = share(busy(a.process, a.p.Length, len(a.cpus)))
+				a.p.ProcessBusy = share(ratio(a.process, cpuSeconds))
 			}
 		}
 		t.Points = append(t.Points, a.p)
@@ -372,13 +358,6 @@ func (r *Rep) GroupTimeline(i int) []Interval {
 		out[j] = p.Interval
 	}
 	return out
-}
-
-func busy(seconds float64, length time.Duration, cpus int) float64 {
-	if length <= 0 || cpus <= 0 {
-		return 0
-	}
-	return min(max(seconds/(length.Seconds()*float64(cpus)), 0), 1)
 }
 
 // series is each point's reading in key order, nil where there was none.
@@ -432,7 +411,11 @@ func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s List
 	if b.listener == nil || b.listener.Unavailable != "" {
 		return
 	}
-	b.at(k, start, length).listen = &s
+	a := b.at(k, start, length)
+	a.drops, a.queue, a.backlog = nil, &s.Queue, s.Backlog
+	if s.DropsKnown {
+		a.drops = &s.Drops
+	}
 }
 
 // listenerOver is a copy of the listener with its series over the intervals keys.
@@ -444,22 +427,10 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	if l.Unavailable != "" {
 		return &l
 	}
-	l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 {
-		if a.listen == nil || !a.listen.DropsKnown {
-			return nil
-		}
-		return &a.listen.Drops
-	}))
-	l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 {
-		if a.listen == nil {
-			return nil
-		}
-		return &a.listen.Queue
-	}))
+	l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.drops }))
+	l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.queue }))
 	for _, a := range b.points {
-		if a.listen != nil {
-			l.Backlog = max(l.Backlog, a.listen.Backlog)
-		}
+		l.Backlog = max(l.Backlog, a.backlog)
 	}
 	return &l
 }

@@ -28,14 +28,12 @@ func (ws Warnings) Strings() []string {
 
 // Has says whether ws holds w: the same code and parameters, or words where either has no code.
 func (ws Warnings) Has(w Warning) bool {
-	return slices.ContainsFunc(ws, w.same)
-}
-
-func (w Warning) same(o Warning) bool {
-	if w.Code == "" || o.Code == "" {
-		return w.Message == o.Message
-	}
-	return w.Code == o.Code && bytes.Equal(argsJSON(w.Args), argsJSON(o.Args))
+	return slices.ContainsFunc(ws, func(o Warning) bool {
+		if w.Code == "" || o.Code == "" {
+			return w.Message == o.Message
+		}
+		return w.Code == o.Code && bytes.Equal(argsJSON(w.Args), argsJSON(o.Args))
+	})
 }
 
 // argsJSON is args as stored, so that parameters read back (numbers as float64) equal new ones.
