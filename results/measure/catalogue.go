@@ -34,13 +34,8 @@ var counts = []Measure{
 			})
 		}},
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
-		Rep: func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
-		Fact: &Fact{"caution", 2, func(x *Rep) string {
-			if !analysis.Misaligned(x.Rep) {
-				return ""
-			}
-			return notes.MisalignedWords
-		}}},
+		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
+		Fact: &Fact{"caution", 2, func(x *Rep) string { return when(analysis.Misaligned(x.Rep), notes.MisalignedWords) }}},
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,

@@ -16,10 +16,18 @@ import (
 
 type summary = analysis.VariantSummary
 
-// tested reads a variant compared with the baseline by a test that ran.
-func tested(f func(c *stats.Comparison) Value) func(*Variant) Value {
-	return func(x *Variant) Value { return If(!x.S.IsBaseline && x.S.Comparison.Tested(), f(&x.S.Comparison)) }
+// testedBy reads a variant's comparison (of the rate, or of req per server cpu-s) with the
+// baseline's, by a test that ran; none for the baseline.
+func testedBy(of func(*summary) *stats.Comparison) func(f func(*stats.Comparison) Value) func(*Variant) Value {
+	return func(f func(*stats.Comparison) Value) func(*Variant) Value {
+		return func(x *Variant) Value { c := of(x.S); return If(!x.S.IsBaseline && c.Tested(), f(c)) }
+	}
 }
+
+var (
+	tested          = testedBy(func(s *summary) *stats.Comparison { return &s.Comparison })
+	serverCPUTested = testedBy(func(s *summary) *stats.Comparison { return &s.ServerCPUComparison })
+)
 
 // notBaseline is f's cell for a variant compared, none for the baseline.
 func notBaseline(f func(*summary) string) func(*Variant) Value {
@@ -140,10 +148,7 @@ func ServerCPUDeltaCell(v *summary) string {
 	case !c.Tested():
 		return format.Missing
 	default:
-		verdict := "significant"
-		if !c.Significant {
-			verdict = "not significant"
-		}
+		verdict := map[bool]string{true: "significant", false: "not significant"}[c.Significant]
 		return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
 	}
 }
@@ -305,12 +310,6 @@ func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 
 func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
-}
-
-func serverCPUTested(f func(c *stats.Comparison) Value) func(*Variant) Value {
-	return func(x *Variant) Value {
-		return If(!x.S.IsBaseline && x.S.ServerCPUComparison.Tested(), f(&x.S.ServerCPUComparison))
-	}
 }
 
 func hasSoftRatio(m *analysis.Report) bool {

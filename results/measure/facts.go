@@ -11,8 +11,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is a measure's line among a repetition's facts in the text report, placed by Order
-// (0: after those placed); no row where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report, placed by Order (0: after
+// those placed); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
@@ -48,10 +48,7 @@ var facts = []Measure{
 	{Key: "open_loop", Show: Facts,
 		Fact: &Fact{"open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() }}},
 	{Key: "ports_hint", Show: Facts, Fact: &Fact{"", 6, func(x *Rep) string {
-		if x.Rep.Total.Errors[results.ErrPorts].Count == 0 {
-			return ""
-		}
-		return results.PortsHint
+		return when(x.Rep.Total.Errors[results.ErrPorts].Count > 0, results.PortsHint)
 	}}},
 	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) },
 		Fact: &Fact{"handshakes", 8, func(x *Rep) string {
@@ -85,11 +82,16 @@ var facts = []Measure{
 		return strings.Join(parts, ", ")
 	}}},
 	{Key: "negotiated_none", Show: Facts, Fact: &Fact{"negotiated", 19, func(x *Rep) string {
-		if len(x.Rep.Total.Negotiated) > 0 {
-			return ""
-		}
-		return "none"
+		return when(len(x.Rep.Total.Negotiated) == 0, "none")
 	}}},
+}
+
+// when is s when ok, else "" (no line).
+func when(ok bool, s string) string {
+	if !ok {
+		return ""
+	}
+	return s
 }
 
 // requestsLine is "N  (K succeeded, R req/s, client U µs per request)".

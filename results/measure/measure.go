@@ -1,5 +1,5 @@
-// Package measure is the catalogue of what kaeload reports: each quantity is declared once,
-// with its key, unit, label, reading and outputs; the renderers range over Columns.
+// Package measure is the catalogue of what kaeload reports, each quantity declared once with its
+// key, unit, label, reading and outputs; the renderers range over Columns.
 package measure
 
 import (
@@ -117,13 +117,10 @@ type Column struct {
 
 // JSONName is the column's JSON field, "" for none.
 func (c Column) JSONName() string {
-	switch {
-	case c.JSONKey != "":
+	if c.JSONKey != "" {
 		return replaceParam(c.JSONKey, c.Param)
-	case c.Show&JSON != 0:
-		return c.Key
 	}
-	return ""
+	return when(c.Show&JSON != 0, c.Key)
 }
 
 // OfRep is the column's value for repetition x; none without a reading.
@@ -145,13 +142,8 @@ func (c Column) OfVariant(x *Variant) Value {
 }
 
 // unitHuman writes a number of a unit for the tables.
-var unitHuman = map[string]func(float64) string{
-	"share": format.Percent, "µs": format.Micros, "s": decimals(2), "ms": decimals(3),
-}
-
-func decimals(n int) func(float64) string {
-	return func(x float64) string { return strconv.FormatFloat(x, 'f', n, 64) }
-}
+var unitHuman = map[string]func(float64) string{"share": format.Percent, "µs": format.Micros,
+	"s": func(x float64) string { return fixed(x, 2).Text() }, "ms": func(x float64) string { return fixed(x, 3).Text() }}
 
 // Text is v as the tables show it.
 func (c Column) Text(v Value) string {
@@ -349,13 +341,8 @@ func WriteReference(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| key | json | unit | label | of | outputs |\n|---|---|---|---|---|---|\n")
 	for _, m := range Catalogue {
-		var of, outs []string
-		if m.Rep != nil {
-			of = append(of, "repetition")
-		}
-		if m.Variant != nil {
-			of = append(of, "variant")
-		}
+		of := slices.DeleteFunc([]string{when(m.Rep != nil, "repetition"), when(m.Variant != nil, "variant")}, isEmpty)
+		var outs []string
 		for _, o := range outputNames {
 			if m.Show&o.o != 0 {
 				outs = append(outs, o.name)

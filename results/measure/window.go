@@ -68,10 +68,7 @@ var timeline = []Measure{
 	})},
 	{Key: "other_traffic", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return joined(tl.Traffic, func(t diagnosis.Traffic) string {
-			if !t.Shared {
-				return ""
-			}
-			return strconv.FormatUint(t.Other, 10) + "@" + t.Host
+			return when(t.Shared, strconv.FormatUint(t.Other, 10)+"@"+t.Host)
 		})
 	})},
 	{Key: "notes", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},
