@@ -36,7 +36,7 @@ func notBaseline(f func(*summary) string) func(*Variant) Value {
 
 // comparison: a variant's rate (VariantSummary.Stats) against the baseline's.
 var comparison = []Measure{
-	{Key: "n", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }, Human: plain},
+	{Key: "n", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return Count(x.S.Stats.N) }, Human: plain},
 	{Key: "mean_req_per_s", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)) }},
 	{Key: "stddev", Unit: "req/s", Label: "±stddev", Show: CSV | Markdown, VOrder: 4,
@@ -66,9 +66,12 @@ var comparison = []Measure{
 	{Key: "p_holm", Label: "p Holm", Show: Text | Markdown, VOrder: 8, Human: words,
 		Variant: notBaseline(func(v *summary) string { return format.PAdjusted(v.Comparison) })},
 	{Key: "adjustment", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Words(c.Adjustment) })},
-	{Key: "family", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
+	{Key: "family", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Count(c.Family) })},
 	{Key: "mde_pct", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
-	{Key: "mde", Label: "MDE", Show: Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
+	{Key: "mde", Label: "MDE", Show: Markdown, VOrder: 9, Human: words, Variant: notBaseline(func(v *summary) string {
+		// with the repetitions that inflate it: "±180.85 % (spread: baseline rep 2 …)"
+		return format.MDE(v.Comparison) + when(!v.MDESpread.IsZero(), " (spread: "+v.MDESpread.String()+")")
+	})},
 	{Key: "mde_bound", Label: "MDE", Show: Text, VOrder: 9, Human: words,
 		Variant: notBaseline(func(v *summary) string { return format.MDE(v.Comparison) })},
 	{Key: "verdict", Label: "verdict", Show: Markdown | JSON, VOrder: 10, Left: true, Human: words,
@@ -129,14 +132,6 @@ func DeltaCell(s *analysis.RunSummary, v *summary) string {
 		return format.Missing
 	}
 	return format.Delta(v.Comparison.DeltaPct)
-}
-
-// MDECell is v's MDE with the repetitions that inflate it: "±180.85 % (spread: baseline rep 2 …)".
-func MDECell(v *summary) string {
-	if v.MDESpread.IsZero() {
-		return format.MDE(v.Comparison)
-	}
-	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread.String() + ")"
 }
 
 // ServerCPUDeltaCell is v's requests per server CPU-second against the baseline's:
@@ -369,5 +364,5 @@ var answers = []Measure{
 	serverCPUColumn("p_value", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PValue) })),
 	serverCPUColumn("p_adjusted", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })),
 	serverCPUColumn("significant", serverCPUTested(func(c *stats.Comparison) Value { return Truth(c.Significant) })),
-	serverCPUColumn("family", serverCPUTested(func(c *stats.Comparison) Value { return CountInt(c.Family) })),
+	serverCPUColumn("family", serverCPUTested(func(c *stats.Comparison) Value { return Count(c.Family) })),
 }

@@ -250,10 +250,7 @@ type Value struct {
 }
 
 // Count is a count.
-func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n)} }
-
-// CountInt is a count of an int.
-func CountInt(n int) Value { return Count(uint64(n)) }
+func Count[N int | uint64](n N) Value { return Value{Kind: Int, N: uint64(n), F: float64(uint64(n))} }
 
 // F3 is a number of 3 decimals.
 func F3(x float64) Value { return fixed(x, 3) }

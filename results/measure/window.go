@@ -47,7 +47,7 @@ var timeline = []Measure{
 	{Key: "rate_range", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11,
 		Rep: func(x *Rep) Value { return Words(RangeCell(&x.A.Timeline)) }, Human: words},
 	{Key: "stalls", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
-		return If(tl.StallsJudged, CountInt(len(tl.Stalls)))
+		return If(tl.StallsJudged, Count(len(tl.Stalls)))
 	})},
 	{Key: "stall_seconds", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return joined(tl.Stalls, func(s diagnosis.Stall) string { return fmt.Sprintf("%.1f-%.1f", s.Start.Seconds(), s.End.Seconds()) })
