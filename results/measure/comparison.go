@@ -16,8 +16,7 @@ import (
 
 type summary = analysis.VariantSummary
 
-// testedBy reads a variant's comparison (of the rate, or of req per server cpu-s) with the
-// baseline's, by a test that ran; none for the baseline.
+// testedBy reads a comparison (the rate's or the server CPU's) by a test that ran; none for the baseline.
 func testedBy(of func(*summary) *stats.Comparison) func(f func(*stats.Comparison) Value) func(*Variant) Value {
 	return func(f func(*stats.Comparison) Value) func(*Variant) Value {
 		return func(x *Variant) Value { c := of(x.S); return If(!x.S.IsBaseline && c.Tested(), f(c)) }
@@ -243,12 +242,7 @@ func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
 
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
-	m := runCell(key, label, false, inRun(func(v *summary) string {
-		if v.Scheduled == 0 {
-			return ""
-		}
-		return f(v)
-	}))
+	m := runCell(key, label, false, inRun(func(v *summary) string { return when(v.Scheduled > 0, f(v)) }))
 	m.Sparse, m.Human = true, plain
 	return m
 }
@@ -297,8 +291,7 @@ func capacityOf(x *Variant) *results.Capacity {
 	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
-// serverCPUColumn is a CSV column of a variant's requests per server CPU-second, read by
-// serverCPUStats, or by serverCPUTested of their comparison with the baseline's.
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second or their comparison.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }
@@ -311,7 +304,6 @@ func hasSoftRatio(m *analysis.Report) bool {
 	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
 }
 
-// softRatioModel is the model's rate at the variant's soft ratio.
 func softRatioModel(x *Variant) Value {
 	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
 	return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))

@@ -131,14 +131,12 @@ func VariantJSON(x *Variant) Fields {
 // empty says whether omitempty (omitzero for an array) leaves v out; a struct is never empty.
 func empty(v any) bool {
 	switch r := reflect.ValueOf(v); r.Kind() {
-	case reflect.Invalid:
-		return true
 	case reflect.Struct:
 		return false
 	case reflect.Slice, reflect.Map, reflect.String:
 		return r.Len() == 0
 	default:
-		return r.IsZero()
+		return !r.IsValid() || r.IsZero()
 	}
 }
 
