@@ -151,11 +151,8 @@ func ServerCPUDeltaCell(v *summary) string {
 func flags(v *summary, always bool, labels []string, counts ...int) []string {
 	var out []string
 	for i, k := range counts {
-		if s := labels[i]; k > 0 {
-			if always || v.Stats.N > 1 {
-				s += " (" + repsOf(k, v.Stats.N) + ")"
-			}
-			out = append(out, s)
+		if k > 0 {
+			out = append(out, labels[i]+when(always || v.Stats.N > 1, " ("+repsOf(k, v.Stats.N)+")"))
 		}
 	}
 	return out

@@ -161,11 +161,7 @@ func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}
 	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
-		line += "  (" + format.Rate(1e6/us) + " req per client cpu-s"
-		if own {
-			line += ", kaeload's own"
-		}
-		line += ")"
+		line += "  (" + format.Rate(1e6/us) + " req per client cpu-s" + when(own, ", kaeload's own") + ")"
 	}
 	return line
 }
@@ -177,9 +173,7 @@ func serverCPULine(x *Rep) string {
 		return ""
 	}
 	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, format.Percent(u.Busy))
-	if u.CPUs != "" {
-		line += " on CPUs " + u.CPUs
-	}
+	line += when(u.CPUs != "", " on CPUs "+u.CPUs)
 	if u.Seconds > 0 {
 		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(x.Rep.Total.Requests)/u.Seconds))
 	}
@@ -217,16 +211,8 @@ func serverCPUsLine(x *Rep) string {
 	if u == nil || !u.Measured {
 		return ""
 	}
-	cpus := "CPUs " + u.CPUs
-	if !strings.ContainsAny(u.CPUs, ",-") {
-		cpus = "CPU " + u.CPUs
-	}
-	if u.Host != "" {
-		cpus += " of " + u.Host
-	}
+	cpus := "CPU" + when(strings.ContainsAny(u.CPUs, ",-"), "s") + " " + u.CPUs + when(u.Host != "", " of "+u.Host)
 	s := fmt.Sprintf("%s %s busy: ", cpus, format.Percent(u.Busy))
-	if u.HasServer {
-		s += fmt.Sprintf("the server %.0f %%, ", u.Server*100)
-	}
+	s += when(u.HasServer, fmt.Sprintf("the server %.0f %%, ", u.Server*100))
 	return s + fmt.Sprintf("kaeload %.0f %%, interrupts %.0f %%, others %.0f %%", u.Kaeload*100, u.Interrupts*100, u.Others*100)
 }
