@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -56,10 +57,7 @@ var comparison = []Measure{
 		Variant: notBaseline(func(v *summary) string { return format.PValue(v.Comparison) })},
 	{Key: "significant", Show: CSV, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Truth(x.S.Comparison.Significant)) }},
 	{Key: "test", Show: CSV, Variant: func(x *Variant) Value {
-		if x.S.IsBaseline {
-			return Words("baseline")
-		}
-		return Words(x.S.Comparison.Test)
+		return Words(cmp.Or(when(x.S.IsBaseline, "baseline"), x.S.Comparison.Test))
 	}},
 	{Key: "p_adjusted", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
 	{Key: "p_holm", Label: "p Holm", Show: Text | Markdown, VOrder: 8, Human: words,
@@ -199,70 +197,69 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 // Absent marks, in a comparison of runs, a variant a run does not have.
 const Absent = "—"
 
-// inRun is f's words in a comparison of runs, Absent for a run without the variant.
-func inRun(f func(v *summary) string) func(*Variant) Value {
-	return func(x *Variant) Value {
-		if x.S == nil {
-			return Words(Absent)
-		}
-		return Words(f(x.S))
-	}
+// runCell is a column of the comparison of stored runs: f's words, Absent for a run without the
+// variant; a label's %s is the reference run's name.
+func runCell(key, label string, left bool, f func(x *Variant) string) Measure {
+	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left,
+		Variant: func(x *Variant) Value {
+			if x.S == nil {
+				return Words(Absent)
+			}
+			return Words(f(x))
+		}}
 }
 
-// againstRef is ref in the reference run, else f of a comparison with it or Absent.
-func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) Value {
-	return func(x *Variant) Value {
+// againstRef is ref in the reference run, else f of the comparison with it, or Absent.
+func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) string {
+	return func(x *Variant) string {
 		switch {
-		case x.S != nil && x.Run == 0:
-			return Words(ref)
-		case x.S != nil && x.Compared:
-			return Words(f(x.S.Comparison))
+		case x.Run == 0:
+			return ref
+		case x.Compared:
+			return f(x.S.Comparison)
 		}
-		return Words(Absent)
+		return Absent
 	}
 }
 
 // orAbsent is f's figure as text writes it, Absent when there is none.
-func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) func(*Variant) Value {
-	return inRun(func(v *summary) string {
-		if y, ok := f(v); ok {
+func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) func(*Variant) string {
+	return func(x *Variant) string {
+		if y, ok := f(x.S); ok {
 			return text(y)
 		}
 		return Absent
-	})
-}
-
-// runCell is a column of the comparison of stored runs; a label's %s is the reference run's name.
-func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
-	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left, Variant: f}
+	}
 }
 
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
-	m := runCell(key, label, false, inRun(func(v *summary) string { return when(v.Scheduled > 0, f(v)) }))
+	m := runCell(key, label, false, func(x *Variant) string { return when(x.S.Scheduled > 0, f(x.S)) })
 	m.Sparse, m.Human = true, plain
 	return m
 }
 
 var runs = []Measure{
-	runCell("n", "n", false, inRun(func(v *summary) string { return strconv.Itoa(v.Stats.N) })),
-	runCell("mean_req_per_s", "mean req/s", false, inRun(func(v *summary) string { return If(v.Stats.N > 0, F3(v.Stats.Mean)).Human() })),
-	runCell("ci95", "95 % CI", true, inRun(func(v *summary) string { return CICell(v.Stats) })),
+	runCell("n", "n", false, func(x *Variant) string { return strconv.Itoa(x.S.Stats.N) }),
+	runCell("mean_req_per_s", "mean req/s", false, func(x *Variant) string {
+		return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)).Human()
+	}),
+	runCell("ci95", "95 % CI", true, func(x *Variant) string { return CICell(x.S.Stats) }),
 	runCell("delta", "Δ% vs %s", false, againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })),
 	runCell("p", "p", false, againstRef("", format.PValue)),
 	runCell("p_holm", "p Holm", false, againstRef("", format.PAdjusted)),
 	runCell("verdict", "verdict", true, againstRef("", format.VerdictWords)),
-	runCell("handshake_p99_ms", "p99 handshake ms", false, inRun(func(v *summary) string { return format.QuantileMillis(v.Handshake, 99) })),
+	runCell("handshake_p99_ms", "p99 handshake ms", false, func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) }),
 	runCell("client_us_per_request", "client µs/req", false, orAbsent((*summary).ClientMicrosPerRequest, format.Micros)),
 	runCell("req_per_server_cpu_s", "req/server cpu-s", false, orAbsent((*summary).RequestsPerServerCPU, format.Rate)),
 	openLoopCell("missed", "starts missed", func(v *summary) string { return format.Count(v.Missed) + " of " + format.Count(v.Scheduled) }),
 	openLoopCell("intended_p99_ms", "p99 from intended ms", func(v *summary) string { return format.QuantileMillis(v.Intended, 99) }),
-	runCell("notes", "notes", true, func(x *Variant) Value {
-		return From(x.S, func(v *summary) Value {
+	{Key: "notes", Label: "notes", Show: Runs | UnmeasuredRow, Human: words, Left: true, Variant: func(x *Variant) Value {
+		return From(x.S, func(v *summary) Value { // none, not Absent, for a run without the variant
 			flagged := flags(v, true, []string{"CLIENT-BOUND", "OTHER LOAD"}, v.ClientBoundReps, v.OtherLoadReps)
 			return Words(strings.Join(append(flagged, ServerNotes(v)...), ", "))
 		})
-	}),
+	}},
 }
 
 // searchUnit names a search's score column by its objective's unit.

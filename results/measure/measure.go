@@ -87,11 +87,7 @@ type Variant struct {
 // NewRunsCell is the context of variant k in run i of rr.
 func NewRunsCell(rr *analysis.RunsReport, k, i int) *Variant {
 	c := &rr.Variants[k].Cells[i]
-	x := &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared}
-	if c.Present {
-		x.S = &c.Summary
-	}
-	return x
+	return &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared, S: Opt(c.Summary, c.Present)}
 }
 
 // NewVariant is the context of variant i of m.
