@@ -34,8 +34,10 @@ var counts = []Measure{
 			})
 		}},
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
-		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
-		Fact: &Fact{"caution", 2, func(x *Rep) string { return when(analysis.Misaligned(x.Rep), notes.MisalignedWords) }}},
+		Rep: func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
+		Fact: &Fact{"caution", 2, func(x *Rep) string {
+			return when(analysis.Misaligned(x.Rep), notes.MisalignedWords)
+		}}},
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
@@ -89,8 +91,7 @@ func plain(v Value) string {
 	return v.Text()
 }
 
-// latency is the q-th percentile of a latency ("handshake") of a repetition or of a variant's
-// repetitions merged; "intended" only in an open loop.
+// latency is the q-th percentile of a repetition's latency or its variant's merged; "intended" in an open loop.
 func latency(name string, q int, label string, show Output, order, vorder int) Measure {
 	p := strconv.Itoa(q)
 	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
@@ -304,8 +305,8 @@ var serverCPUs = []Measure{
 	{Key: "saturation", Show: JSON, Rep: saturationJSON},
 }
 
-// serverVariantJSON counts a variant's repetitions with OTHER LOAD on the server's CPUs, with a
-// client group on them, with either (shared says how), judged for saturation, NOT SATURATED.
+// serverVariantJSON counts a variant's reps with OTHER LOAD on the server's CPUs, with a client group
+// on them, with either (shared says how), judged for saturation, NOT SATURATED.
 func serverVariantJSON(x *Variant) Value {
 	vs := x.S
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{

@@ -65,10 +65,11 @@ var comparison = []Measure{
 	{Key: "adjustment", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Words(c.Adjustment) })},
 	{Key: "family", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Count(c.Family) })},
 	{Key: "mde_pct", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
-	{Key: "mde", Label: "MDE", Show: Markdown, VOrder: 9, Human: words, Variant: notBaseline(func(v *summary) string {
-		// with the repetitions that inflate it: "±180.85 % (spread: baseline rep 2 …)"
-		return format.MDE(v.Comparison) + when(!v.MDESpread.IsZero(), " (spread: "+v.MDESpread.String()+")")
-	})},
+	{Key: "mde", Label: "MDE", Show: Markdown, VOrder: 9, Human: words,
+		// the MDE with the reps that inflate it: "±180.85 % (spread: baseline rep 2 …)"
+		Variant: notBaseline(func(v *summary) string {
+			return format.MDE(v.Comparison) + when(!v.MDESpread.IsZero(), " (spread: "+v.MDESpread.String()+")")
+		})},
 	{Key: "mde_bound", Label: "MDE", Show: Text, VOrder: 9, Human: words,
 		Variant: notBaseline(func(v *summary) string { return format.MDE(v.Comparison) })},
 	{Key: "verdict", Label: "verdict", Show: Markdown | JSON, VOrder: 10, Left: true, Human: words,
@@ -249,17 +250,20 @@ var runs = []Measure{
 	runCell("p", "p", false, againstRef("", format.PValue)),
 	runCell("p_holm", "p Holm", false, againstRef("", format.PAdjusted)),
 	runCell("verdict", "verdict", true, againstRef("", format.VerdictWords)),
-	runCell("handshake_p99_ms", "p99 handshake ms", false, func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) }),
+	runCell("handshake_p99_ms", "p99 handshake ms", false,
+		func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) }),
 	runCell("client_us_per_request", "client µs/req", false, orAbsent((*summary).ClientMicrosPerRequest, format.Micros)),
 	runCell("req_per_server_cpu_s", "req/server cpu-s", false, orAbsent((*summary).RequestsPerServerCPU, format.Rate)),
 	openLoopCell("missed", "starts missed", func(v *summary) string { return format.Count(v.Missed) + " of " + format.Count(v.Scheduled) }),
 	openLoopCell("intended_p99_ms", "p99 from intended ms", func(v *summary) string { return format.QuantileMillis(v.Intended, 99) }),
-	{Key: "notes", Label: "notes", Show: Runs | UnmeasuredRow, Human: words, Left: true, Variant: func(x *Variant) Value {
-		return From(x.S, func(v *summary) Value { // none, not Absent, for a run without the variant
-			flagged := flags(v, true, []string{"CLIENT-BOUND", "OTHER LOAD"}, v.ClientBoundReps, v.OtherLoadReps)
-			return Words(strings.Join(append(flagged, ServerNotes(v)...), ", "))
-		})
-	}},
+	{Key: "notes", Label: "notes", Show: Runs | UnmeasuredRow, Human: words, Left: true,
+		Variant: func(x *Variant) Value {
+			return From(x.S, func(v *summary) Value { // none, not Absent, for a run without the variant
+				flagged := flags(v, true, []string{"CLIENT-BOUND", "OTHER LOAD"},
+					v.ClientBoundReps, v.OtherLoadReps)
+				return Words(strings.Join(append(flagged, ServerNotes(v)...), ", "))
+			})
+		}},
 }
 
 // searchUnit names a search's score column by its objective's unit.

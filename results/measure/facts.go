@@ -97,14 +97,10 @@ func when(ok bool, s string) string {
 // requestsLine is "N  (K succeeded, R req/s, client U µs per request)".
 func requestsLine(x *Rep) string {
 	t := &x.Rep.Total
-	rate := format.Rate(t.Rate()) + " req/s"
-	if us, _, ok := x.A.ClientCPU.PerRequest(t.Requests); ok {
-		rate += ", client " + format.Micros(us) + " µs per request"
-	}
-	if ok := t.Succeeded(); ok != t.Requests {
-		rate = format.Count(ok) + " succeeded, " + rate
-	}
-	return format.Count(t.Requests) + "  (" + rate + ")"
+	us, _, ok := x.A.ClientCPU.PerRequest(t.Requests)
+	rate := format.Rate(t.Rate()) + " req/s" + when(ok, ", client "+format.Micros(us)+" µs per request")
+	succeeded := when(t.Succeeded() != t.Requests, format.Count(t.Succeeded())+" succeeded, ")
+	return format.Count(t.Requests) + "  (" + succeeded + rate + ")"
 }
 
 // errorsLine is "N  (S of attempts)".
@@ -211,7 +207,8 @@ func serverCPUsLine(x *Rep) string {
 	if u == nil || !u.Measured {
 		return ""
 	}
-	cpus := "CPU" + when(strings.ContainsAny(u.CPUs, ",-"), "s") + " " + u.CPUs + when(u.Host != "", " of "+u.Host)
+	cpus := "CPU" + when(strings.ContainsAny(u.CPUs, ",-"), "s") + " " + u.CPUs // "CPUs 0-3", "CPU 2"
+	cpus += when(u.Host != "", " of "+u.Host)
 	s := fmt.Sprintf("%s %s busy: ", cpus, format.Percent(u.Busy))
 	s += when(u.HasServer, fmt.Sprintf("the server %.0f %%, ", u.Server*100))
 	return s + fmt.Sprintf("kaeload %.0f %%, interrupts %.0f %%, others %.0f %%", u.Kaeload*100, u.Interrupts*100, u.Others*100)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
 )
@@ -109,20 +108,21 @@ func (f Fields) Get(path string) any {
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.
 func RepJSON(x *Rep) Fields {
-	return fieldsOf(x.R, Field{"rep", x.Rep.Index + 1}, func(c Column) (Value, bool) { return c.OfRep(x), c.Rep != nil })
+	f := Fields{{"rep", x.Rep.Index + 1}}
+	for _, c := range Columns(x.R, JSON) {
+		if name := c.JSONName(); name != "" && c.Rep != nil {
+			f.Set(name, c.OfRep(x).JSON())
+		}
+	}
+	return f
 }
 
 // VariantJSON is variant x as JSON: its name, then its measures.
 func VariantJSON(x *Variant) Fields {
-	return fieldsOf(x.R, Field{"name", x.Name}, func(c Column) (Value, bool) { return c.OfVariant(x), c.Variant != nil })
-}
-
-// fieldsOf is first, then each JSON column that of reads (ok) at its JSON name.
-func fieldsOf(m *analysis.Report, first Field, of func(Column) (Value, bool)) Fields {
-	f := Fields{first}
-	for _, c := range Columns(m, JSON) {
-		if v, ok := of(c); ok && c.JSONName() != "" {
-			f.Set(c.JSONName(), v.JSON())
+	f := Fields{{"name", x.Name}}
+	for _, c := range Columns(x.R, JSON) {
+		if name := c.JSONName(); name != "" && c.Variant != nil {
+			f.Set(name, c.OfVariant(x).JSON())
 		}
 	}
 	return f

@@ -139,7 +139,8 @@ func (c Column) OfVariant(x *Variant) Value {
 
 // unitHuman writes a number of a unit for the tables.
 var unitHuman = map[string]func(float64) string{"share": format.Percent, "µs": format.Micros,
-	"s": func(x float64) string { return fixed(x, 2).Text() }, "ms": func(x float64) string { return fixed(x, 3).Text() }}
+	"s":  func(x float64) string { return fixed(x, 2).Text() },
+	"ms": func(x float64) string { return fixed(x, 3).Text() }}
 
 // Text is v as the tables show it.
 func (c Column) Text(v Value) string {
@@ -334,7 +335,8 @@ func WriteReference(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| key | json | unit | label | of | outputs |\n|---|---|---|---|---|---|\n")
 	for _, m := range Catalogue {
-		of := slices.DeleteFunc([]string{when(m.Rep != nil, "repetition"), when(m.Variant != nil, "variant")}, isEmpty)
+		of := []string{when(m.Rep != nil, "repetition"), when(m.Variant != nil, "variant")}
+		of = slices.DeleteFunc(of, isEmpty)
 		var outs []string
 		for _, o := range outputNames {
 			if m.Show&o.o != 0 {

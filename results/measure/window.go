@@ -93,8 +93,7 @@ func repNotes(x *Rep) Value {
 	return Words(note)
 }
 
-// RangeCell is "120.0 / 997.5 / 1,010.0" (min / median / max req/s), "no timeline", or "-"
-// when no interval was long enough.
+// RangeCell is "120.0 / 997.5 / 1,010.0" (min / median / max req/s), "no timeline", or "-" (no long interval).
 func RangeCell(tl *diagnosis.Repetition) string {
 	switch r := tl.Range; {
 	case tl.NoTimeline:
