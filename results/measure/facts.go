@@ -86,7 +86,7 @@ var facts = []Measure{
 	}}},
 }
 
-// when is s when ok, else "" (no line).
+// when is s when ok, else "" (for a fact: no line).
 func when(ok bool, s string) string {
 	if !ok {
 		return ""

@@ -43,9 +43,7 @@ func (f Fields) Marshal(html bool) ([]byte, error) {
 	enc.SetEscapeHTML(html)
 	b.WriteByte('{')
 	for i, fd := range f {
-		if i > 0 {
-			b.WriteByte(',')
-		}
+		b.WriteString(when(i > 0, ","))
 		if err := cmp.Or(enc.Encode(fd.Key), b.WriteByte(':'), enc.Encode(fd.Value)); err != nil {
 			return nil, err
 		}
