@@ -19,8 +19,8 @@ var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelin
 
 // counts: the window, its requests and errors.
 var counts = []Measure{
-	{Key: "reps", Show: JSON, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }},
-	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, CountInt(x.S.FailedReps)) }},
+	{Key: "reps", Show: JSON, Variant: func(x *Variant) Value { return Count(x.S.Stats.N) }},
+	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, Count(x.S.FailedReps)) }},
 	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
 		Fact: &Fact{"window", 1, func(x *Rep) string {
@@ -36,10 +36,7 @@ var counts = []Measure{
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
 		Rep: func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
 		Fact: &Fact{"caution", 2, func(x *Rep) string {
-			if !analysis.Misaligned(x.Rep) {
-				return ""
-			}
-			return notes.MisalignedWords
+			return when(analysis.Misaligned(x.Rep), notes.MisalignedWords)
 		}}},
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
@@ -94,8 +91,7 @@ func plain(v Value) string {
 	return v.Text()
 }
 
-// latency is the q-th percentile of a latency ("handshake") of a repetition or of a variant's
-// repetitions merged; "intended" only in an open loop.
+// latency is the q-th percentile of a repetition's latency or its variant's merged; "intended" in an open loop.
 func latency(name string, q int, label string, show Output, order, vorder int) Measure {
 	p := strconv.Itoa(q)
 	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
@@ -116,22 +112,18 @@ func merged(s *summary) *results.Latency {
 }
 
 var latencies = []Measure{
-	latency("connect", 50, "", JSON, 0, 0),
-	latency("connect", 99, "", JSON, 0, 0),
+	latency("connect", 50, "", JSON, 0, 0), latency("connect", 99, "", JSON, 0, 0),
 	latency("handshake", 50, "", CSV|JSON, 0, 0),
 	latency("handshake", 99, "p99 handshake ms", CSV|JSON|Markdown, 6, 11),
-	latency("ttfb", 50, "", JSON, 0, 0),
-	latency("ttfb", 99, "", JSON, 0, 0),
-	latency("total", 50, "", CSV|JSON, 0, 0),
-	latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
+	latency("ttfb", 50, "", JSON, 0, 0), latency("ttfb", 99, "", JSON, 0, 0),
+	latency("total", 50, "", CSV|JSON, 0, 0), latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
 	{Key: "scheduled", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Scheduled)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Scheduled)) }},
 	{Key: "missed", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Missed)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Missed)) }},
-	latency("intended", 50, "", CSV|JSON, 0, 0),
-	latency("intended", 99, "", CSV|JSON, 0, 0),
+	latency("intended", 50, "", CSV|JSON, 0, 0), latency("intended", 99, "", CSV|JSON, 0, 0),
 }
 
 // fullCPU is the client's CPU seconds when every group was measured.
@@ -176,18 +168,24 @@ var cpuAndClient = []Measure{
 	{Key: "client_bound", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Truth(len(x.A.ClientBoundGroups) > 0) },
 		Variant: func(x *Variant) Value { return Truth(x.S.ClientBoundReps > 0) }},
-	{Key: "client_bound_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.ClientBoundReps > 0, CountInt(x.S.ClientBoundReps)) }},
+	{Key: "client_bound_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.ClientBoundReps > 0, Count(x.S.ClientBoundReps)) }},
 	{Key: "other_load", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Truth(len(x.A.OtherLoadGroups) > 0) },
 		Variant: func(x *Variant) Value { return Truth(x.S.OtherLoadReps > 0) }},
-	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, CountInt(x.S.OtherLoadReps)) }},
+	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, Count(x.S.OtherLoadReps)) }},
 	{Key: "client_other_share", Unit: "share", Show: CSV | JSON, Rep: func(x *Rep) Value {
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return fixed(g.Others, 4) })
 	}},
 	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value {
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
 	}},
-	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
+	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Variant: variantFailed,
+		Rep: func(x *Rep) Value { // a partial window's line, or the repetition's failure
+			if x.A == nil {
+				return Words(x.Note)
+			}
+			return Words(notes.Failure(x.Rep.Failed).String())
+		}},
 	counted(Measure{Key: "unanswered", Show: CSV | JSON,
 		Fact: &Fact{"unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() }}},
 		func(c *results.Counts) uint64 { return c.Outside.Unanswered.Total() }),
@@ -218,14 +216,6 @@ func busiest(top []results.ProcessCPU) Value {
 }
 
 func repsOf(k, n int) string { return fmt.Sprintf("%d of %d reps", k, n) }
-
-// repFailed is a repetition's failure, or a partial window's line.
-func repFailed(x *Rep) Value {
-	if x.A == nil {
-		return Words(x.Note)
-	}
-	return Words(notes.Failure(x.Rep.Failed).String())
-}
 
 // variantFailed is "K of N reps" failed and/or "not measured: REASON".
 func variantFailed(x *Variant) Value {
@@ -263,7 +253,6 @@ func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 	}
 }
 
-// probes: each probe's delta over the window and per request.
 var probes = []Measure{
 	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: &Fact{"probe %s", 17, probeLine},
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
@@ -283,7 +272,6 @@ func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 	return func(x *Rep) Value { return From(x.A.ServerCPUs, f) }
 }
 
-// serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
 	{Key: "server_cpus", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
 	{Key: "server_cpus_busy", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
@@ -313,14 +301,14 @@ var serverCPUs = []Measure{
 		}},
 	{Key: "little_req_per_s", Unit: "req/s", Show: CSV,
 		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged && s.LittleRate > 0, F3(s.LittleRate)) }},
-	{Key: "server_cpus", Show: JSON, Rep: func(x *Rep) Value { return serverCPUsJSON(x.A) },
-		Variant: func(x *Variant) Value { return serverVariantJSON(x.S) }},
-	{Key: "saturation", Show: JSON, Rep: func(x *Rep) Value { return saturationJSON(x.A) }},
+	{Key: "server_cpus", Show: JSON, Rep: serverCPUsJSON, Variant: serverVariantJSON},
+	{Key: "saturation", Show: JSON, Rep: saturationJSON},
 }
 
-// serverVariantJSON counts a variant's repetitions with OTHER LOAD on the server's CPUs, with a
-// client group on them, with either (shared says how), judged for saturation, NOT SATURATED.
-func serverVariantJSON(vs *analysis.VariantSummary) Value {
+// serverVariantJSON counts a variant's reps with OTHER LOAD on the server's CPUs, with a client group
+// on them, with either (shared says how), judged for saturation, NOT SATURATED.
+func serverVariantJSON(x *Variant) Value {
+	vs := x.S
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{
 		{"other_load_reps", vs.ServerOtherLoadReps}, {"shared_cpu_reps", vs.SharedCPUReps}, {"shared_reps", vs.ServerSharedReps},
 		Omit("shared", vs.ServerShared.Strings()), {"shared_in_most", vs.ServerSharedInMost()},
@@ -328,7 +316,8 @@ func serverVariantJSON(vs *analysis.VariantSummary) Value {
 }
 
 // serverCPUsJSON is how a repetition used the server's CPUs (shares 0..1).
-func serverCPUsJSON(ra *analysis.RepReport) Value {
+func serverCPUsJSON(x *Rep) Value {
+	ra := x.A
 	return From(ra.ServerCPUs, func(u *analysis.ServerCPUUse) Value {
 		m := u.Measured
 		return Object(Dense(Fields{{"cpus", u.CPUs}, Omit("host", u.Host), Omit("busy", Opt(u.Busy, m)),
@@ -340,8 +329,8 @@ func serverCPUsJSON(ra *analysis.RepReport) Value {
 }
 
 // saturationJSON is whether a repetition loaded the server, when judged.
-func saturationJSON(ra *analysis.RepReport) Value {
-	s := ra.Saturation
+func saturationJSON(x *Rep) Value {
+	ra, s := x.A, x.A.Saturation
 	return If(s.Judged, Object(Dense(Fields{{"server_busy", s.Server}, Omit("cpus_busy", Opt(s.CPUsBusy, s.HasCPUsBusy)),
 		{"client_bound", s.ClientBound}, Omit("accelerator", s.Accelerator), {"connections", s.Connections},
 		{"mean_latency_ms", s.MeanLatency.Seconds() * 1e3}, {"little_req_per_s", s.LittleRate}, {"req_per_s", s.Rate},

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -16,10 +17,17 @@ import (
 
 type summary = analysis.VariantSummary
 
-// tested reads a variant compared with the baseline by a test that ran.
-func tested(f func(c *stats.Comparison) Value) func(*Variant) Value {
-	return func(x *Variant) Value { return If(!x.S.IsBaseline && x.S.Comparison.Tested(), f(&x.S.Comparison)) }
+// testedBy reads a comparison (the rate's or the server CPU's) by a test that ran; none for the baseline.
+func testedBy(of func(*summary) *stats.Comparison) func(f func(*stats.Comparison) Value) func(*Variant) Value {
+	return func(f func(*stats.Comparison) Value) func(*Variant) Value {
+		return func(x *Variant) Value { c := of(x.S); return If(!x.S.IsBaseline && c.Tested(), f(c)) }
+	}
 }
+
+var (
+	tested          = testedBy(func(s *summary) *stats.Comparison { return &s.Comparison })
+	serverCPUTested = testedBy(func(s *summary) *stats.Comparison { return &s.ServerCPUComparison })
+)
 
 // notBaseline is f's cell for a variant compared, none for the baseline.
 func notBaseline(f func(*summary) string) func(*Variant) Value {
@@ -28,7 +36,7 @@ func notBaseline(f func(*summary) string) func(*Variant) Value {
 
 // comparison: a variant's rate (VariantSummary.Stats) against the baseline's.
 var comparison = []Measure{
-	{Key: "n", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }, Human: plain},
+	{Key: "n", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return Count(x.S.Stats.N) }, Human: plain},
 	{Key: "mean_req_per_s", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)) }},
 	{Key: "stddev", Unit: "req/s", Label: "±stddev", Show: CSV | Markdown, VOrder: 4,
@@ -49,18 +57,19 @@ var comparison = []Measure{
 		Variant: notBaseline(func(v *summary) string { return format.PValue(v.Comparison) })},
 	{Key: "significant", Show: CSV, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Truth(x.S.Comparison.Significant)) }},
 	{Key: "test", Show: CSV, Variant: func(x *Variant) Value {
-		if x.S.IsBaseline {
-			return Words("baseline")
-		}
-		return Words(x.S.Comparison.Test)
+		return Words(cmp.Or(when(x.S.IsBaseline, "baseline"), x.S.Comparison.Test))
 	}},
 	{Key: "p_adjusted", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
 	{Key: "p_holm", Label: "p Holm", Show: Text | Markdown, VOrder: 8, Human: words,
 		Variant: notBaseline(func(v *summary) string { return format.PAdjusted(v.Comparison) })},
 	{Key: "adjustment", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Words(c.Adjustment) })},
-	{Key: "family", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
+	{Key: "family", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Count(c.Family) })},
 	{Key: "mde_pct", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
-	{Key: "mde", Label: "MDE", Show: Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
+	{Key: "mde", Label: "MDE", Show: Markdown, VOrder: 9, Human: words,
+		// the MDE with the reps that inflate it: "±180.85 % (spread: baseline rep 2 …)"
+		Variant: notBaseline(func(v *summary) string {
+			return format.MDE(v.Comparison) + when(!v.MDESpread.IsZero(), " (spread: "+v.MDESpread.String()+")")
+		})},
 	{Key: "mde_bound", Label: "MDE", Show: Text, VOrder: 9, Human: words,
 		Variant: notBaseline(func(v *summary) string { return format.MDE(v.Comparison) })},
 	{Key: "verdict", Label: "verdict", Show: Markdown | JSON, VOrder: 10, Left: true, Human: words,
@@ -123,14 +132,6 @@ func DeltaCell(s *analysis.RunSummary, v *summary) string {
 	return format.Delta(v.Comparison.DeltaPct)
 }
 
-// MDECell is v's MDE with the repetitions that inflate it: "±180.85 % (spread: baseline rep 2 …)".
-func MDECell(v *summary) string {
-	if v.MDESpread.IsZero() {
-		return format.MDE(v.Comparison)
-	}
-	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread.String() + ")"
-}
-
 // ServerCPUDeltaCell is v's requests per server CPU-second against the baseline's:
 // "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-".
 func ServerCPUDeltaCell(v *summary) string {
@@ -140,10 +141,7 @@ func ServerCPUDeltaCell(v *summary) string {
 	case !c.Tested():
 		return format.Missing
 	default:
-		verdict := "significant"
-		if !c.Significant {
-			verdict = "not significant"
-		}
+		verdict := map[bool]string{true: "significant", false: "not significant"}[c.Significant]
 		return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
 	}
 }
@@ -152,11 +150,8 @@ func ServerCPUDeltaCell(v *summary) string {
 func flags(v *summary, always bool, labels []string, counts ...int) []string {
 	var out []string
 	for i, k := range counts {
-		if s := labels[i]; k > 0 {
-			if always || v.Stats.N > 1 {
-				s += " (" + repsOf(k, v.Stats.N) + ")"
-			}
-			out = append(out, s)
+		if k > 0 {
+			out = append(out, labels[i]+when(always || v.Stats.N > 1, " ("+repsOf(k, v.Stats.N)+")"))
 		}
 	}
 	return out
@@ -203,75 +198,72 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 // Absent marks, in a comparison of runs, a variant a run does not have.
 const Absent = "—"
 
-// inRun is f's words in a comparison of runs, Absent for a run without the variant.
-func inRun(f func(v *summary) string) func(*Variant) Value {
-	return func(x *Variant) Value {
-		if x.S == nil {
-			return Words(Absent)
-		}
-		return Words(f(x.S))
-	}
+// runCell is a column of the comparison of stored runs: f's words, Absent for a run without the
+// variant; a label's %s is the reference run's name.
+func runCell(key, label string, left bool, f func(x *Variant) string) Measure {
+	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left,
+		Variant: func(x *Variant) Value {
+			if x.S == nil {
+				return Words(Absent)
+			}
+			return Words(f(x))
+		}}
 }
 
-// againstRef is ref in the reference run, else f of a comparison with it or Absent.
-func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) Value {
-	return func(x *Variant) Value {
+// againstRef is ref in the reference run, else f of the comparison with it, or Absent.
+func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) string {
+	return func(x *Variant) string {
 		switch {
-		case x.S != nil && x.Run == 0:
-			return Words(ref)
-		case x.S != nil && x.Compared:
-			return Words(f(x.S.Comparison))
+		case x.Run == 0:
+			return ref
+		case x.Compared:
+			return f(x.S.Comparison)
 		}
-		return Words(Absent)
+		return Absent
 	}
 }
 
 // orAbsent is f's figure as text writes it, Absent when there is none.
-func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) func(*Variant) Value {
-	return inRun(func(v *summary) string {
-		if y, ok := f(v); ok {
+func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) func(*Variant) string {
+	return func(x *Variant) string {
+		if y, ok := f(x.S); ok {
 			return text(y)
 		}
 		return Absent
-	})
-}
-
-// runCell is a column of the comparison of stored runs; a label's %s is the reference run's name.
-func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
-	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left, Variant: f}
+	}
 }
 
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
-	m := runCell(key, label, false, inRun(func(v *summary) string {
-		if v.Scheduled == 0 {
-			return ""
-		}
-		return f(v)
-	}))
+	m := runCell(key, label, false, func(x *Variant) string { return when(x.S.Scheduled > 0, f(x.S)) })
 	m.Sparse, m.Human = true, plain
 	return m
 }
 
 var runs = []Measure{
-	runCell("n", "n", false, inRun(func(v *summary) string { return strconv.Itoa(v.Stats.N) })),
-	runCell("mean_req_per_s", "mean req/s", false, inRun(func(v *summary) string { return If(v.Stats.N > 0, F3(v.Stats.Mean)).Human() })),
-	runCell("ci95", "95 % CI", true, inRun(func(v *summary) string { return CICell(v.Stats) })),
+	runCell("n", "n", false, func(x *Variant) string { return strconv.Itoa(x.S.Stats.N) }),
+	runCell("mean_req_per_s", "mean req/s", false, func(x *Variant) string {
+		return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)).Human()
+	}),
+	runCell("ci95", "95 % CI", true, func(x *Variant) string { return CICell(x.S.Stats) }),
 	runCell("delta", "Δ% vs %s", false, againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })),
 	runCell("p", "p", false, againstRef("", format.PValue)),
 	runCell("p_holm", "p Holm", false, againstRef("", format.PAdjusted)),
 	runCell("verdict", "verdict", true, againstRef("", format.VerdictWords)),
-	runCell("handshake_p99_ms", "p99 handshake ms", false, inRun(func(v *summary) string { return format.QuantileMillis(v.Handshake, 99) })),
+	runCell("handshake_p99_ms", "p99 handshake ms", false,
+		func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) }),
 	runCell("client_us_per_request", "client µs/req", false, orAbsent((*summary).ClientMicrosPerRequest, format.Micros)),
 	runCell("req_per_server_cpu_s", "req/server cpu-s", false, orAbsent((*summary).RequestsPerServerCPU, format.Rate)),
 	openLoopCell("missed", "starts missed", func(v *summary) string { return format.Count(v.Missed) + " of " + format.Count(v.Scheduled) }),
 	openLoopCell("intended_p99_ms", "p99 from intended ms", func(v *summary) string { return format.QuantileMillis(v.Intended, 99) }),
-	runCell("notes", "notes", true, func(x *Variant) Value {
-		return From(x.S, func(v *summary) Value {
-			flagged := flags(v, true, []string{"CLIENT-BOUND", "OTHER LOAD"}, v.ClientBoundReps, v.OtherLoadReps)
-			return Words(strings.Join(append(flagged, ServerNotes(v)...), ", "))
-		})
-	}),
+	{Key: "notes", Label: "notes", Show: Runs | UnmeasuredRow, Human: words, Left: true,
+		Variant: func(x *Variant) Value {
+			return From(x.S, func(v *summary) Value { // none, not Absent, for a run without the variant
+				flagged := flags(v, true, []string{"CLIENT-BOUND", "OTHER LOAD"},
+					v.ClientBoundReps, v.OtherLoadReps)
+				return Words(strings.Join(append(flagged, ServerNotes(v)...), ", "))
+			})
+		}},
 }
 
 // searchUnit names a search's score column by its objective's unit.
@@ -297,8 +289,7 @@ func capacityOf(x *Variant) *results.Capacity {
 	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
-// serverCPUColumn is a CSV column of a variant's requests per server CPU-second, read by
-// serverCPUStats, or by serverCPUTested of their comparison with the baseline's.
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second or their comparison.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }
@@ -307,17 +298,10 @@ func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
 }
 
-func serverCPUTested(f func(c *stats.Comparison) Value) func(*Variant) Value {
-	return func(x *Variant) Value {
-		return If(!x.S.IsBaseline && x.S.ServerCPUComparison.Tested(), f(&x.S.ServerCPUComparison))
-	}
-}
-
 func hasSoftRatio(m *analysis.Report) bool {
 	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
 }
 
-// softRatioModel is the model's rate at the variant's soft ratio.
 func softRatioModel(x *Variant) Value {
 	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
 	return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))
@@ -370,5 +354,5 @@ var answers = []Measure{
 	serverCPUColumn("p_value", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PValue) })),
 	serverCPUColumn("p_adjusted", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })),
 	serverCPUColumn("significant", serverCPUTested(func(c *stats.Comparison) Value { return Truth(c.Significant) })),
-	serverCPUColumn("family", serverCPUTested(func(c *stats.Comparison) Value { return CountInt(c.Family) })),
+	serverCPUColumn("family", serverCPUTested(func(c *stats.Comparison) Value { return Count(c.Family) })),
 }

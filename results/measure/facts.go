@@ -11,8 +11,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is a measure's line among a repetition's facts in the text report, placed by Order
-// (0: after those placed); no row where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report, placed by Order (0: after
+// those placed); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
@@ -48,10 +48,7 @@ var facts = []Measure{
 	{Key: "open_loop", Show: Facts,
 		Fact: &Fact{"open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() }}},
 	{Key: "ports_hint", Show: Facts, Fact: &Fact{"", 6, func(x *Rep) string {
-		if x.Rep.Total.Errors[results.ErrPorts].Count == 0 {
-			return ""
-		}
-		return results.PortsHint
+		return when(x.Rep.Total.Errors[results.ErrPorts].Count > 0, results.PortsHint)
 	}}},
 	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) },
 		Fact: &Fact{"handshakes", 8, func(x *Rep) string {
@@ -85,24 +82,25 @@ var facts = []Measure{
 		return strings.Join(parts, ", ")
 	}}},
 	{Key: "negotiated_none", Show: Facts, Fact: &Fact{"negotiated", 19, func(x *Rep) string {
-		if len(x.Rep.Total.Negotiated) > 0 {
-			return ""
-		}
-		return "none"
+		return when(len(x.Rep.Total.Negotiated) == 0, "none")
 	}}},
+}
+
+// when is s when ok, else "" (for a fact: no line).
+func when(ok bool, s string) string {
+	if !ok {
+		return ""
+	}
+	return s
 }
 
 // requestsLine is "N  (K succeeded, R req/s, client U µs per request)".
 func requestsLine(x *Rep) string {
 	t := &x.Rep.Total
-	rate := format.Rate(t.Rate()) + " req/s"
-	if us, _, ok := x.A.ClientCPU.PerRequest(t.Requests); ok {
-		rate += ", client " + format.Micros(us) + " µs per request"
-	}
-	if ok := t.Succeeded(); ok != t.Requests {
-		rate = format.Count(ok) + " succeeded, " + rate
-	}
-	return format.Count(t.Requests) + "  (" + rate + ")"
+	us, _, ok := x.A.ClientCPU.PerRequest(t.Requests)
+	rate := format.Rate(t.Rate()) + " req/s" + when(ok, ", client "+format.Micros(us)+" µs per request")
+	succeeded := when(t.Succeeded() != t.Requests, format.Count(t.Succeeded())+" succeeded, ")
+	return format.Count(t.Requests) + "  (" + succeeded + rate + ")"
 }
 
 // errorsLine is "N  (S of attempts)".
@@ -159,11 +157,7 @@ func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}
 	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
-		line += "  (" + format.Rate(1e6/us) + " req per client cpu-s"
-		if own {
-			line += ", kaeload's own"
-		}
-		line += ")"
+		line += "  (" + format.Rate(1e6/us) + " req per client cpu-s" + when(own, ", kaeload's own") + ")"
 	}
 	return line
 }
@@ -175,9 +169,7 @@ func serverCPULine(x *Rep) string {
 		return ""
 	}
 	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, format.Percent(u.Busy))
-	if u.CPUs != "" {
-		line += " on CPUs " + u.CPUs
-	}
+	line += when(u.CPUs != "", " on CPUs "+u.CPUs)
 	if u.Seconds > 0 {
 		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(x.Rep.Total.Requests)/u.Seconds))
 	}
@@ -215,16 +207,9 @@ func serverCPUsLine(x *Rep) string {
 	if u == nil || !u.Measured {
 		return ""
 	}
-	cpus := "CPUs " + u.CPUs
-	if !strings.ContainsAny(u.CPUs, ",-") {
-		cpus = "CPU " + u.CPUs
-	}
-	if u.Host != "" {
-		cpus += " of " + u.Host
-	}
+	cpus := "CPU" + when(strings.ContainsAny(u.CPUs, ",-"), "s") + " " + u.CPUs // "CPUs 0-3", "CPU 2"
+	cpus += when(u.Host != "", " of "+u.Host)
 	s := fmt.Sprintf("%s %s busy: ", cpus, format.Percent(u.Busy))
-	if u.HasServer {
-		s += fmt.Sprintf("the server %.0f %%, ", u.Server*100)
-	}
+	s += when(u.HasServer, fmt.Sprintf("the server %.0f %%, ", u.Server*100))
 	return s + fmt.Sprintf("kaeload %.0f %%, interrupts %.0f %%, others %.0f %%", u.Kaeload*100, u.Interrupts*100, u.Others*100)
 }

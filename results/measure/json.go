@@ -43,9 +43,7 @@ func (f Fields) Marshal(html bool) ([]byte, error) {
 	enc.SetEscapeHTML(html)
 	b.WriteByte('{')
 	for i, fd := range f {
-		if i > 0 {
-			b.WriteByte(',')
-		}
+		b.WriteString(when(i > 0, ","))
 		if err := cmp.Or(enc.Encode(fd.Key), b.WriteByte(':'), enc.Encode(fd.Value)); err != nil {
 			return nil, err
 		}
@@ -60,32 +58,36 @@ func (f *Fields) Set(path string, v any) {
 	i := slices.IndexFunc(*f, func(fd Field) bool { return fd.Key == head })
 	if i < 0 && (nested || v != nil) {
 		i = len(*f)
-		*f = append(*f, Field{head, &Fields{}})
+		*f = append(*f, Field{head, Fields{}})
 	}
 	if nested {
-		(*f)[i].Value.(*Fields).Set(rest, v)
+		sub := (*f)[i].Value.(Fields)
+		sub.Set(rest, v)
+		(*f)[i].Value = sub
 	} else if v != nil {
 		(*f)[i].Value = v
 	}
 }
 
-// UnmarshalJSON reads an object back, its fields sorted by key and nested objects as *Fields.
+// UnmarshalJSON reads an object back, its fields sorted by key and nested objects as Fields.
 func (f *Fields) UnmarshalJSON(b []byte) error {
-	var m map[string]json.RawMessage
+	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		return fmt.Errorf("measure fields: %w", err)
 	}
-	*f = Fields{}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		var v any
-		if sub := (Fields{}); bytes.HasPrefix(bytes.TrimSpace(m[k]), []byte("{")) && sub.UnmarshalJSON(m[k]) == nil {
-			v = &sub
-		} else if err := json.Unmarshal(m[k], &v); err != nil {
-			return err
-		}
-		*f = append(*f, Field{k, v})
-	}
+	*f = sortedFields(m)
 	return nil
+}
+
+func sortedFields(m map[string]any) Fields {
+	f := Fields{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if sub, ok := m[k].(map[string]any); ok {
+			m[k] = sortedFields(sub)
+		}
+		f = append(f, Field{k, m[k]})
+	}
+	return f
 }
 
 // Get is the value at the dotted path; nil when absent.
@@ -98,10 +100,7 @@ func (f Fields) Get(path string) any {
 	case !nested:
 		return f[i].Value
 	}
-	if p, ok := f[i].Value.(*Fields); ok {
-		return p.Get(rest)
-	}
-	sub, _ := f[i].Value.(Fields) // built in memory, not read back
+	sub, _ := f[i].Value.(Fields)
 	return sub.Get(rest)
 }
 
@@ -130,14 +129,12 @@ func VariantJSON(x *Variant) Fields {
 // empty says whether omitempty (omitzero for an array) leaves v out; a struct is never empty.
 func empty(v any) bool {
 	switch r := reflect.ValueOf(v); r.Kind() {
-	case reflect.Invalid:
-		return true
 	case reflect.Struct:
 		return false
 	case reflect.Slice, reflect.Map, reflect.String:
 		return r.Len() == 0
 	default:
-		return r.IsZero()
+		return !r.IsValid() || r.IsZero()
 	}
 }
 

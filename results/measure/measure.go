@@ -1,5 +1,5 @@
-// Package measure is the catalogue of what kaeload reports: each quantity is declared once,
-// with its key, unit, label, reading and outputs; the renderers range over Columns.
+// Package measure is the catalogue of what kaeload reports, each quantity declared once with its
+// key, unit, label, reading and outputs; the renderers range over Columns.
 package measure
 
 import (
@@ -87,11 +87,7 @@ type Variant struct {
 // NewRunsCell is the context of variant k in run i of rr.
 func NewRunsCell(rr *analysis.RunsReport, k, i int) *Variant {
 	c := &rr.Variants[k].Cells[i]
-	x := &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared}
-	if c.Present {
-		x.S = &c.Summary
-	}
-	return x
+	return &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared, S: Opt(c.Summary, c.Present)}
 }
 
 // NewVariant is the context of variant i of m.
@@ -117,13 +113,10 @@ type Column struct {
 
 // JSONName is the column's JSON field, "" for none.
 func (c Column) JSONName() string {
-	switch {
-	case c.JSONKey != "":
+	if c.JSONKey != "" {
 		return replaceParam(c.JSONKey, c.Param)
-	case c.Show&JSON != 0:
-		return c.Key
 	}
-	return ""
+	return when(c.Show&JSON != 0, c.Key)
 }
 
 // OfRep is the column's value for repetition x; none without a reading.
@@ -145,13 +138,9 @@ func (c Column) OfVariant(x *Variant) Value {
 }
 
 // unitHuman writes a number of a unit for the tables.
-var unitHuman = map[string]func(float64) string{
-	"share": format.Percent, "µs": format.Micros, "s": decimals(2), "ms": decimals(3),
-}
-
-func decimals(n int) func(float64) string {
-	return func(x float64) string { return strconv.FormatFloat(x, 'f', n, 64) }
-}
+var unitHuman = map[string]func(float64) string{"share": format.Percent, "µs": format.Micros,
+	"s":  func(x float64) string { return fixed(x, 2).Text() },
+	"ms": func(x float64) string { return fixed(x, 3).Text() }}
 
 // Text is v as the tables show it.
 func (c Column) Text(v Value) string {
@@ -258,10 +247,7 @@ type Value struct {
 }
 
 // Count is a count.
-func Count(n uint64) Value { return Value{Kind: Int, N: n, F: float64(n)} }
-
-// CountInt is a count of an int.
-func CountInt(n int) Value { return Count(uint64(n)) }
+func Count[N int | uint64](n N) Value { return Value{Kind: Int, N: uint64(n), F: float64(uint64(n))} }
 
 // F3 is a number of 3 decimals.
 func F3(x float64) Value { return fixed(x, 3) }
@@ -349,13 +335,9 @@ func WriteReference(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| key | json | unit | label | of | outputs |\n|---|---|---|---|---|---|\n")
 	for _, m := range Catalogue {
-		var of, outs []string
-		if m.Rep != nil {
-			of = append(of, "repetition")
-		}
-		if m.Variant != nil {
-			of = append(of, "variant")
-		}
+		of := []string{when(m.Rep != nil, "repetition"), when(m.Variant != nil, "variant")}
+		of = slices.DeleteFunc(of, isEmpty)
+		var outs []string
 		for _, o := range outputNames {
 			if m.Show&o.o != 0 {
 				outs = append(outs, o.name)

@@ -116,7 +116,7 @@ var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake")
 var pageOnly = []Measure{
 	{Key: "client_busiest_group", Show: Page, Rep: func(x *Rep) Value {
 		c := x.A.ClientCPU
-		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
+		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, Count(c.BusyMaxGroup))
 	}},
 	{Key: "client_busy_mean", Unit: "share", Show: Page,
 		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMean, 4)) }},
@@ -126,7 +126,7 @@ var pageOnly = []Measure{
 	{Key: "intended_p99.9_ms", Unit: "ms", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
 	{Key: "server_cpu_reps", Show: Page,
-		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, CountInt(x.S.ServerCPUReps)) }},
+		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, Count(x.S.ServerCPUReps)) }},
 	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Show: Page, Human: words, Left: true,
 		Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
 }

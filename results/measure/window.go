@@ -47,7 +47,7 @@ var timeline = []Measure{
 	{Key: "rate_range", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11,
 		Rep: func(x *Rep) Value { return Words(RangeCell(&x.A.Timeline)) }, Human: words},
 	{Key: "stalls", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
-		return If(tl.StallsJudged, CountInt(len(tl.Stalls)))
+		return If(tl.StallsJudged, Count(len(tl.Stalls)))
 	})},
 	{Key: "stall_seconds", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return joined(tl.Stalls, func(s diagnosis.Stall) string { return fmt.Sprintf("%.1f-%.1f", s.Start.Seconds(), s.End.Seconds()) })
@@ -68,10 +68,7 @@ var timeline = []Measure{
 	})},
 	{Key: "other_traffic", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return joined(tl.Traffic, func(t diagnosis.Traffic) string {
-			if !t.Shared {
-				return ""
-			}
-			return strconv.FormatUint(t.Other, 10) + "@" + t.Host
+			return when(t.Shared, strconv.FormatUint(t.Other, 10)+"@"+t.Host)
 		})
 	})},
 	{Key: "notes", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},
@@ -96,8 +93,7 @@ func repNotes(x *Rep) Value {
 	return Words(note)
 }
 
-// RangeCell is "120.0 / 997.5 / 1,010.0" (min / median / max req/s), "no timeline", or "-"
-// when no interval was long enough.
+// RangeCell is "120.0 / 997.5 / 1,010.0" (min / median / max req/s), "no timeline", or "-" (no long interval).
 func RangeCell(tl *diagnosis.Repetition) string {
 	switch r := tl.Range; {
 	case tl.NoTimeline:
