@@ -112,18 +112,22 @@ func merged(s *summary) *results.Latency {
 }
 
 var latencies = []Measure{
-	latency("connect", 50, "", JSON, 0, 0), latency("connect", 99, "", JSON, 0, 0),
+	latency("connect", 50, "", JSON, 0, 0),
+	latency("connect", 99, "", JSON, 0, 0),
 	latency("handshake", 50, "", CSV|JSON, 0, 0),
 	latency("handshake", 99, "p99 handshake ms", CSV|JSON|Markdown, 6, 11),
-	latency("ttfb", 50, "", JSON, 0, 0), latency("ttfb", 99, "", JSON, 0, 0),
-	latency("total", 50, "", CSV|JSON, 0, 0), latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
+	latency("ttfb", 50, "", JSON, 0, 0),
+	latency("ttfb", 99, "", JSON, 0, 0),
+	latency("total", 50, "", CSV|JSON, 0, 0),
+	latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
 	{Key: "scheduled", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Scheduled)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Scheduled)) }},
 	{Key: "missed", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Missed)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Missed)) }},
-	latency("intended", 50, "", CSV|JSON, 0, 0), latency("intended", 99, "", CSV|JSON, 0, 0),
+	latency("intended", 50, "", CSV|JSON, 0, 0),
+	latency("intended", 99, "", CSV|JSON, 0, 0),
 }
 
 // fullCPU is the client's CPU seconds when every group was measured.
