@@ -2,7 +2,8 @@ package results
 
 import "time"
 
-// Metrics records the live endpoint (--metrics), its scrapes, and whether a scrape read each final set.
+// Metrics records the live metrics endpoint (--metrics), its scrapes, and whether a scrape read
+// each set of final values.
 type Metrics struct {
 	Listen         string         `json:"listen"` // as asked: ":9464"
 	Addr           string         `json:"addr"`   // as served, port bound

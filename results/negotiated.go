@@ -66,7 +66,8 @@ func NewHandshake(st *tls.ConnectionState) Handshake {
 	return h
 }
 
-// certKey is the certificate's key ("RSA 2048") and the scheme a server signs with at version, of Go's offers.
+// certKey is the certificate's key ("RSA 2048") and the scheme a server signs with at version, of
+// those Go's client offers.
 func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
 	switch k := c.PublicKey.(type) {
 	case *rsa.PublicKey:

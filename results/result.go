@@ -118,16 +118,18 @@ func (e *Errors) Total() uint64 {
 }
 
 // MarshalJSON writes the classes that occurred, keyed by class name.
-func (e Errors) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
+func (e Errors) MarshalJSON() ([]byte, error) {
+	return marshalClasses(e[:], func(ec ErrorCount) bool { return ec.Count > 0 }) // a message needs a count
+}
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *Errors) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
 
-// marshalClasses keys the classes that occurred (a non-zero count) by name.
-func marshalClasses[T comparable](byClass []T) ([]byte, error) {
+// marshalClasses keys the classes that occurred by name.
+func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 	m := make(map[string]T)
 	for c, v := range byClass {
-		if v != *new(T) {
+		if occurred(v) {
 			m[ErrorClass(c).String()] = v
 		}
 	}
@@ -169,8 +171,9 @@ type Counts struct {
 	Outside     Outside           `json:"outside"`
 }
 
-// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or resets
-// (a full accept queue drops the final ACK: a retransmitted segment; a SYN: a connect of 1 s or more).
+// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or
+// resets. A full accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a
+// connect of 1 s or more).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -192,7 +195,8 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before classes).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before
+// classes were counted).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -200,7 +204,8 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: these connections' access log lines.
+// Responses is every response of the warm-up, window and drain: the server's access log for these
+// connections, line for line.
 func (c Counts) Responses() uint64 { return c.Requests + c.Outside.Warmup + c.Outside.Late }
 
 // Stages counts requests by the stage they were waiting in.
@@ -226,7 +231,10 @@ func addSums(dst, src reflect.Value) {
 			addSums(dst.Index(i), src.Index(i))
 		}
 	case reflect.Map: // Negotiated
-		m := dst.Addr().Interface().(*map[string]uint64)
+		m, ok := dst.Addr().Interface().(*map[string]uint64)
+		if !ok {
+			panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
+		}
 		for k, n := range src.Interface().(map[string]uint64) {
 			if *m == nil {
 				*m = map[string]uint64{}
@@ -275,7 +283,8 @@ func ratio(n, d float64) float64 {
 const MaxMissedShare = 0.01
 
 // Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
-// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate).
+// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate
+// with this many connections).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"

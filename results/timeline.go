@@ -93,7 +93,9 @@ func (e *ErrorCounts) Total() uint64 {
 func (e ErrorCounts) IsZero() bool { return e == ErrorCounts{} }
 
 // MarshalJSON writes the classes that occurred.
-func (e ErrorCounts) MarshalJSON() ([]byte, error) { return marshalClasses(e[:]) }
+func (e ErrorCounts) MarshalJSON() ([]byte, error) {
+	return marshalClasses(e[:], func(n uint64) bool { return n > 0 })
+}
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *ErrorCounts) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
@@ -209,8 +211,8 @@ type pointAcc struct {
 	unpinned  bool                // a group's CPUs were not measured
 	tcp       map[int]TCPCounts   // by host
 	drops     *uint64             // the listener's last reading, nil when not read (or drops unknown)
-	queue     *uint64
-	backlog   uint64
+	queue     *uint64             // nil when not read
+	backlog   uint64              // 0 when not read
 }
 
 type hostCPU struct {
@@ -286,8 +288,12 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 
 // settle takes the percentiles once (the last group reported, or at Build) and drops the histograms.
 func (a *pointAcc) settle() {
-	a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
-	a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
+	if a.handshake != nil { // settled already: keep its percentiles
+		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
+	}
+	if a.total != nil {
+		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
+	}
 	a.handshake, a.total = nil, nil
 }
 

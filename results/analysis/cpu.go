@@ -258,12 +258,16 @@ func intersect(a, b []int) []int {
 // cpuString writes sorted CPUs as a list with ranges ("0-2,5").
 func cpuString(cpus []int) string {
 	var parts []string
-	for i, j := 0, 0; i < len(cpus); i = j + 1 {
-		for j = i; j+1 < len(cpus) && cpus[j+1] == cpus[j]+1; j++ {
+	for i := 0; i < len(cpus); {
+		j := i
+		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
+			j++
 		}
-		if parts = append(parts, strconv.Itoa(cpus[i])); j > i {
+		parts = append(parts, strconv.Itoa(cpus[i]))
+		if j > i {
 			parts[len(parts)-1] += "-" + strconv.Itoa(cpus[j])
 		}
+		i = j + 1
 	}
 	return strings.Join(parts, ",")
 }

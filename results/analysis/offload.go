@@ -83,7 +83,8 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could …".
+// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could make
+// it at most 3.49× faster (+249 %)".
 func (v *ProfileVariant) BoundWords() notes.Note {
 	if !v.Available() {
 		return v.Missing
@@ -110,7 +111,8 @@ func (v *ProfileVariant) DeltaWords() string {
 	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
 }
 
-// CheckWords is the samples' self-check ("1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: …"), or zero.
+// CheckWords is the samples' self-check: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio 1.00,
+// agrees within 10 %"; zero when not checked.
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
@@ -231,7 +233,8 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	return pv
 }
 
-// entry points at the first element of *list that is, appending add when none is.
+// entry points at the first element of *list for which is holds, appending add when none does; the
+// pointer is valid until the list next grows.
 func entry[T any](list *[]T, is func(T) bool, add T) *T {
 	k := slices.IndexFunc(*list, is)
 	if k < 0 {
@@ -255,7 +258,8 @@ type SpeedTable struct {
 	Failures     []SpeedFailure
 }
 
-// SpeedRow is one figure (its Value 0) of command number Command, its value per variant (Has: there is one).
+// SpeedRow is one figure (its Value 0) of command number Command, its value per variant (Has: there is
+// one); never JSON-encoded (render's speedJSON writes the rows).
 type SpeedRow struct {
 	Command int
 	results.SpeedResult

@@ -27,8 +27,8 @@ type Report struct {
 	Capacities   []results.Capacity // zero, as CapacityLine, unless a capacity search
 	CapacityLine notes.Note
 	Thresholds   []ThresholdCheck
-	Crossed      notes.List
-	Failed       []string // the variants with failed repetitions
+	Crossed      notes.List // one line per crossed threshold
+	Failed       []string   // the variants with failed repetitions
 	NotMeasured  notes.List
 	// Partial (cut short) and Excluded (set aside by exclude_flagged) windows are in no statistic.
 	Partial, Excluded notes.List
@@ -42,7 +42,7 @@ type Report struct {
 	// Every repetition's diagnoses, and the kernel counter changes its connections do not show.
 	Diagnoses []diagnosis.Diagnosis
 	HostOnly  []diagnosis.HostOnly
-	Metrics   notes.Note // zero when no live metrics were served
+	Metrics   notes.Note // where live metrics were served; zero without
 }
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
@@ -50,12 +50,13 @@ type RepReport struct {
 	Failed                             notes.Note
 	ClientBound, OtherLoad             notes.Note // the groups of ClientBoundGroups, OtherLoadGroups
 	ClientBoundGroups, OtherLoadGroups []int
-	Missed, Backoff, OpenLoop          notes.Note
-	Unanswered                         notes.Note // the requests unanswered at the window's end
-	ClientCPU                          ClientCPU
-	Spread                             *Spread              // nil with fewer than two groups
-	Timeline                           diagnosis.Repetition // NoTimeline for old runs
-	Events                             []KernelEvent
+	// Why an open loop missed starts, how often slots backed off, the total's starts due and missed.
+	Missed, Backoff, OpenLoop notes.Note
+	Unanswered                notes.Note // the requests unanswered at the window's end
+	ClientCPU                 ClientCPU
+	Spread                    *Spread              // nil with fewer than two groups
+	Timeline                  diagnosis.Repetition // NoTimeline for old runs
+	Events                    []KernelEvent        // the kernel events on its timeline
 	// Other load on the server's CPUs, a client group on them, neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	ServerCPUs                                *ServerCPUUse // nil when not recorded
@@ -290,14 +291,15 @@ type RunsVariant struct {
 	Cells []RunsCell
 }
 
-// RunsCell is one variant in one run; Summary's Comparison is against the reference run.
+// RunsCell is one variant in one run; Summary's Comparison is against the reference run (Holm).
 type RunsCell struct {
 	Present  bool
 	Summary  VariantSummary
 	Compared bool
 }
 
-// AnalyzeRuns compares stored runs with runs[0] by variant name; labels ("" gives "run N"): none or one per run.
+// AnalyzeRuns compares stored runs with runs[0], variant by variant of the same name.
+// The labels name the runs ("" gives "run N"): none or one per run.
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")

@@ -22,7 +22,7 @@ type RunSummary struct {
 	Family          int              // tested comparisons with the baseline (Holm)
 	Equivalence     float64          // the equivalence margin, a fraction
 	Drift           DriftSummary
-	Warnings        notes.List
+	Warnings        notes.List // what the statistics say a reader must know
 }
 
 // VariantSummary sums up one variant over its repetitions.
@@ -52,13 +52,13 @@ type VariantSummary struct {
 	// Requests per server CPU-second (ServerCPURates), in a family of their own.
 	ServerCPUStats      stats.Stats
 	ServerCPUComparison stats.Comparison
-	Best                bool       // significantly faster than every other of its sweep
-	Plateau             bool       // none of its sweep is significantly faster
-	MDESpread           notes.Note // the repetitions that alone make most of the MDE's spread
-	Caveat              notes.Note // what else its figures measured
-	VerdictCaveat       notes.Note // Caveat, the baseline's and their differences, for the verdict
-	serverOthers        []float64  // others' share of the server's CPUs, per repetition measured
-	negotiated          map[string]uint64
+	Best                bool              // significantly faster than every other of its sweep
+	Plateau             bool              // none of its sweep is significantly faster
+	MDESpread           notes.Note        // the repetitions that alone make most of the MDE's spread
+	Caveat              notes.Note        // what else its figures measured
+	VerdictCaveat       notes.Note        // Caveat, the baseline's and their differences, for the verdict
+	serverOthers        []float64         // others' share of the server's CPUs, per repetition measured
+	negotiated          map[string]uint64 // handshakes by Handshake.String, summed over the repetitions
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
@@ -234,11 +234,15 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	for _, rep := range v.Reps {
 		for name, pr := range rep.Probes {
 			p := cmp.Or(probes[name], &ProbeSummary{Name: name})
-			if probes[name] = p; pr.Error != "" {
-				p.Failed, p.FirstError = p.Failed+1, cmp.Or(p.FirstError, pr.Error)
-			} else {
-				p.N, p.MeanDelta, reqs[name] = p.N+1, p.MeanDelta+pr.Delta(), reqs[name]+rep.Total.Requests
+			probes[name] = p
+			if pr.Error != "" {
+				p.Failed++
+				p.FirstError = cmp.Or(p.FirstError, pr.Error) // the first failure's
+				continue
 			}
+			p.N++
+			p.MeanDelta += pr.Delta()
+			reqs[name] += rep.Total.Requests
 		}
 	}
 	var out []ProbeSummary

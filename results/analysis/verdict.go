@@ -153,7 +153,8 @@ func Capacities(r *results.Run) []results.Capacity {
 	return out
 }
 
-// CapacityLine is the capacity searches' knees: "capacity under 20 ms p99 handshake: baseline 41,000/s, …".
+// CapacityLine is the capacity searches' knees: "capacity under 20 ms p99 handshake: baseline 41,000/s,
+// kae 96,000/s (+134 %)".
 func CapacityLine(r *results.Run) notes.Note {
 	cs := Capacities(r)
 	if cs == nil {

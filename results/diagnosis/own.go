@@ -99,8 +99,8 @@ type judge struct {
 	connects uint64 // connections opened and connects failed
 	failed   uint64 // requests that failed in the window (errors)
 	slots    int    // the connections in flight at once, planned
-	slow     uint64 // connects of 1 s or more, of all timed (0: no connect times)
-	all      uint64
+	slow     uint64 // connects of 1 s or more, of all timed
+	all      uint64 // connects timed; 0: none timed
 	sockets  results.Sockets
 	listener *Listener
 }

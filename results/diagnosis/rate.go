@@ -160,7 +160,8 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 	// One interval's noise of ln(rate) from successive differences, which a slow trend does not inflate.
 	var ss float64
 	for i := 1; i < n; i++ {
-		ss += (logs[i] - logs[i-1]) * (logs[i] - logs[i-1])
+		d := logs[i] - logs[i-1]
+		ss += d * d
 	}
 	sigma := math.Sqrt(ss / (2 * float64(n-1)))
 	statBound := stats.StudentTQuantile(steadyQuantile, float64(n-1)) * sigma * math.Sqrt(2/float64(k))

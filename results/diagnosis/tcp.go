@@ -11,7 +11,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is a host's TCP counters' growth over a window, each of Counters in Values or Unavailable.
+// HostCounts is a host's TCP counters' growth over a window, each of its Counters in exactly one of
+// Values and Unavailable.
 type HostCounts struct {
 	Name     string            `json:"-"` // the JSON summary keys a host by it
 	Client   bool              `json:"client,omitempty"`
@@ -166,8 +167,9 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	return []Diagnosis{d}, ""
 }
 
-// counterRule fires on a host whose counters show it; a perHost rule is the run's where its connects are
-// mostly the host's opens, the others give one diagnosis over the hosts, the run's by queueTrouble.
+// counterRule fires on a host whose counters show it; names are the counters its figure names, says
+// returns the cause, consequence and fix. A perHost rule is the run's where its connects are mostly the
+// host's opens; the others give one diagnosis over the hosts, the run's where it shows a full queue.
 type counterRule struct {
 	perHost bool
 	fires   func(j *judge, h *HostCounts) bool

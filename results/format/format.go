@@ -232,7 +232,10 @@ func HostLine(h results.RemoteHost) string {
 		fmt.Fprintf(&b, "; %d CPUs%s%s", f.CPUs, affix(" (", f.CPUModel, ")"), affix(", ", f.Kernel, ""))
 	}
 	if h.Binary != "" {
-		how := map[bool]string{false: "found", true: "uploaded"}[h.Uploaded]
+		how := "found"
+		if h.Uploaded {
+			how = "uploaded"
+		}
 		fmt.Fprintf(&b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
 	}
 	if h.RTT > 0 {

@@ -102,7 +102,8 @@ func rateChart(vs []measure.Variant) chart {
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepChart draws sweep i, caption ending with verdict: a line over numbers, bars over names (none between).
+// sweepChart draws the i-th sweep series, its caption ending with verdict: a line over numbers, else a bar
+// per value (a line between names would suggest values between).
 func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *softratio.Prediction) chart {
 	xName, why := s.Key, "the swept values are names, not numbers"
 	if s.Key == "" {
@@ -315,7 +316,8 @@ func cpuChart(vs []measure.Variant) []chart {
 	return []chart{f.draw(260)}
 }
 
-// searchChart draws the values a search visited, for req/s the soft-ratio curve; none if one is not a number.
+// searchChart draws the values a search visited and, for req/s over the soft ratio, the model's curve;
+// none when a visited value is not a number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || len(ss.Points) == 0 {
 		return nil

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -58,6 +59,21 @@ func TestTicks(t *testing.T) {
 		}
 		if tt.n >= 0 && len(ts) != tt.n {
 			t.Errorf("%s: %d ticks, want %d", tt.name, len(ts), tt.n)
+		}
+	}
+}
+
+// TestPlanTextAsWritten: a stored plan's "&", "<" and ">" (escaped by encoding/json) show as written,
+// and an escape that was part of a string stays.
+func TestPlanTextAsWritten(t *testing.T) {
+	stored, err := json.Marshal(map[string]string{"url": `/a?x=1&y=<2>`, "cmd": `echo \u0026`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := planText(stored)
+	for _, want := range []string{`"url": "/a?x=1&y=<2>"`, `"cmd": "echo \\u0026"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("planText = %s, want it to hold %s", got, want)
 		}
 	}
 }

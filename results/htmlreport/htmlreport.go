@@ -182,14 +182,17 @@ func speedSectionOf(st *analysis.SpeedTable) *section {
 	return sec
 }
 
-// planText is the plan indented, as given ("" for none) when not valid JSON.
+// planText is the plan indented, as given ("" for none) when not valid JSON. A stored plan has "&",
+// "<" and ">" escaped by encoding/json; the page shows them as written ("\\" first keeps "\\u0026").
 func planText(plan json.RawMessage) string {
 	var b bytes.Buffer
 	if err := json.Indent(&b, plan, "", "  "); err != nil {
 		return string(plan)
 	}
-	return b.String()
+	return htmlUnescaped.Replace(b.String())
 }
+
+var htmlUnescaped = strings.NewReplacer(`\\`, `\\`, `\u0026`, "&", `\u003c`, "<", `\u003e`, ">")
 
 //go:embed templates/*.html
 var templateFiles embed.FS

@@ -221,7 +221,8 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Comparison = fromTable("comparison-table", tables.Comparison(m, measure.Markdown|measure.HTML))
 	for i := range pg.Comparison.Rows {
 		r, v := &pg.Comparison.Rows[i], &vs[i]
-		r.Class, r.Cells[0].Swatch = classIf(v.S.IsBaseline, "base"), cssColor(variantColor(v.I))
+		r.Class = classIf(v.S.IsBaseline, "base")
+		r.Cells[0].Swatch = cssColor(variantColor(v.I))
 		if n := v.S.FailedReps; n > 0 {
 			r.Cells[0].Flag = "FAILED"
 			if v.S.Stats.N > 1 {

@@ -190,7 +190,8 @@ func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
 	}
 }
 
-// draw renders f h points high as a labelled <svg>, else says why in Err (panics: a log axis over values ≤ 0).
+// draw renders f h points high as a labelled <svg>, or says in Err why not, gonum/plot's panics (a log
+// axis over values ≤ 0) included.
 func (f *figure) draw(h vg.Length) (c chart) {
 	c, label := f.c, cmp.Or(f.label, f.c.Title)
 	defer func() {

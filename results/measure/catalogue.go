@@ -257,6 +257,7 @@ func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 	}
 }
 
+// probes: each probe's delta over the window and per request.
 var probes = []Measure{
 	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: &Fact{"probe %s", 17, probeLine},
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
@@ -276,6 +277,7 @@ func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 	return func(x *Rep) Value { return From(x.A.ServerCPUs, f) }
 }
 
+// serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
 	{Key: "server_cpus", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
 	{Key: "server_cpus_busy", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {

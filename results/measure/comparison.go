@@ -141,7 +141,10 @@ func ServerCPUDeltaCell(v *summary) string {
 	case !c.Tested():
 		return format.Missing
 	default:
-		verdict := map[bool]string{true: "significant", false: "not significant"}[c.Significant]
+		verdict := "not significant"
+		if c.Significant {
+			verdict = "significant"
+		}
 		return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
 	}
 }
@@ -235,7 +238,12 @@ func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) fun
 
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
-	m := runCell(key, label, false, func(x *Variant) string { return when(x.S.Scheduled > 0, f(x.S)) })
+	m := runCell(key, label, false, func(x *Variant) string {
+		if x.S.Scheduled == 0 { // f reads the open loop's figures
+			return ""
+		}
+		return f(x.S)
+	})
 	m.Sparse, m.Human = true, plain
 	return m
 }
@@ -289,7 +297,8 @@ func capacityOf(x *Variant) *results.Capacity {
 	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
-// serverCPUColumn is a CSV column of a variant's requests per server CPU-second or their comparison.
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second, read by
+// serverCPUStats, or by serverCPUTested of their comparison with the baseline's.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }
@@ -302,6 +311,7 @@ func hasSoftRatio(m *analysis.Report) bool {
 	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
 }
 
+// softRatioModel is the model's rate at the variant's soft ratio.
 func softRatioModel(x *Variant) Value {
 	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
 	return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))

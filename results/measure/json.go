@@ -16,7 +16,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fields is a JSON object that keeps its fields' order.
+// Fields is a JSON object that keeps its fields' order; a nested object is a plain Fields value
+// (never *Fields), which Get and Set walk.
 type Fields []Field
 
 // Field is one field of Fields.
@@ -61,7 +62,7 @@ func (f *Fields) Set(path string, v any) {
 		*f = append(*f, Field{head, Fields{}})
 	}
 	if nested {
-		sub := (*f)[i].Value.(Fields)
+		sub := slices.Clip((*f)[i].Value.(Fields)) // another row may share its array: append copies
 		sub.Set(rest, v)
 		(*f)[i].Value = sub
 	} else if v != nil {

@@ -209,7 +209,7 @@ func (p *Prediction) resample(in Input) {
 	p.Ranged = df > 0
 	rng := rand.New(rand.NewPCG(Seed, Seed))
 	ws := slices.Clone(in.Windows)
-	var draws [6][]float64 // by estimates
+	var draws [6][]float64 // indexed as estimates(): a, b, β, D, r*, T*
 	for i := 0; i < Draws && p.Ranged; i++ {
 		// u turns the normal noise below into Student-t noise.
 		u := math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand())

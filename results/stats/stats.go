@@ -116,7 +116,8 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test: pooled Student's at equal sizes, else Welch's; no "ln": raw (old runs).
+// The values of Comparison.Test: Student's pooled for equal sizes, else Welch's; those without "ln"
+// tested raw values (old runs).
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
 	TestStudent      = "t-test"
@@ -230,6 +231,7 @@ func logOf(xs []float64) ([]float64, bool) {
 }
 
 // tTest is Welch's or the pooled two-sided t-test, spreads up to tol as zero; d (0 within tol), se.
+// It needs two or more values a side, which its callers check.
 func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
 	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone} // both callers pass 2+ values a side
 	mb, sb := MeanStdDev(base)

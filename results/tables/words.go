@@ -236,7 +236,10 @@ func RangeWords(tl *diagnosis.Repetition) string {
 func StallWords(tl *diagnosis.Repetition) string {
 	switch {
 	case !tl.StallsJudged:
-		return strings.TrimSuffix("not judged: "+tl.StallsUnjudged(), ": ")
+		if why := tl.StallsUnjudged(); why != "" {
+			return "not judged: " + why
+		}
+		return "not judged"
 	case len(tl.Stalls) == 0:
 		return "none"
 	}
