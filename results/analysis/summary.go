@@ -27,18 +27,16 @@ type RunSummary struct {
 
 // VariantSummary sums up one variant over its repetitions.
 type VariantSummary struct {
-	Name, Series string
-	IsBaseline   bool
-	Stats        stats.Stats      // of the repetitions' rates
-	Comparison   stats.Comparison // against the baseline, in the run's family
-	Errors       uint64
-	ErrorShare   float64 // of attempts
+	Name, Series   string
+	IsBaseline     bool
+	Stats          stats.Stats      // of the repetitions' rates
+	Comparison     stats.Comparison // against the baseline, in the run's family
+	results.Counts                  // the repetitions' counts summed
 	// The repetitions' histograms merged exactly (never nil); Intended is nil in a closed loop.
-	Connect, Handshake, TTFB, Total, Intended *results.Histogram
-	Scheduled, Missed                         uint64 // open-loop starts
-	Probes                                    []ProbeSummary
-	ClientBusyMax                             float64 // the busiest group CPU's Busy, if HasClientCPU
-	HasClientCPU                              bool
+	results.Latency
+	Probes        []ProbeSummary
+	ClientBusyMax float64 // the busiest group CPU's Busy, if HasClientCPU
+	HasClientCPU  bool
 	// Repetitions failed, client-bound, with other load on a group's CPUs, misaligned; with the server's
 	// CPUs under other load, shared with a client group, or either (ServerShared: how).
 	FailedReps, ClientBoundReps, OtherLoadReps, MisalignedReps int
@@ -52,13 +50,12 @@ type VariantSummary struct {
 	// Requests per server CPU-second (ServerCPURates), in a family of their own.
 	ServerCPUStats      stats.Stats
 	ServerCPUComparison stats.Comparison
-	Best                bool              // significantly faster than every other of its sweep
-	Plateau             bool              // none of its sweep is significantly faster
-	MDESpread           notes.Note        // the repetitions that alone make most of the MDE's spread
-	Caveat              notes.Note        // what else its figures measured
-	VerdictCaveat       notes.Note        // Caveat, the baseline's and their differences, for the verdict
-	serverOthers        []float64         // others' share of the server's CPUs, per repetition measured
-	negotiated          map[string]uint64 // handshakes by Handshake.String, summed over the repetitions
+	Best                bool       // significantly faster than every other of its sweep
+	Plateau             bool       // none of its sweep is significantly faster
+	MDESpread           notes.Note // the repetitions that alone make most of the MDE's spread
+	Caveat              notes.Note // what else its figures measured
+	VerdictCaveat       notes.Note // Caveat, the baseline's and their differences, for the verdict
+	serverOthers        []float64  // others' share of the server's CPUs, per repetition measured
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
@@ -157,14 +154,12 @@ func (s *RunSummary) BaselineLine() string {
 
 func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) VariantSummary {
 	s := VariantSummary{Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()),
-		Probes: summarizeProbes(v)}
-	var counts results.Counts
-	lat := results.NewLatency()
+		Probes: summarizeProbes(v), Latency: results.NewLatency()}
 	for i := range v.Reps {
 		rep, ra := &v.Reps[i], &reps[i]
 		t := &rep.Total
-		counts.Add(&t.Counts)
-		lat.Merge(&t.Latency)
+		s.Counts.Add(&t.Counts)
+		s.Latency.Merge(&t.Latency)
 		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
 		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
 		s.MisalignedReps += b2i(Misaligned(rep))
@@ -205,9 +200,6 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 			s.ServerCPURequests += t.Requests
 		}
 	}
-	s.Errors, s.ErrorShare, s.negotiated = counts.Errors.Total(), counts.ErrorShare(), counts.Negotiated
-	s.Scheduled, s.Missed = counts.Scheduled, counts.Missed
-	s.Connect, s.Handshake, s.TTFB, s.Total, s.Intended = lat.Connect, lat.Handshake, lat.TTFB, lat.Total, lat.Intended
 	return s
 }
 

@@ -250,9 +250,9 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 	case results.MetricRate:
 		return s.Stats.Mean, true
 	case results.MetricErrors:
-		return float64(s.Errors), true
+		return float64(s.Errors.Total()), true
 	case results.MetricErrorShare:
-		return s.ErrorShare, true
+		return s.ErrorShare(), true
 	case results.MetricClientBound:
 		return float64(b2i(s.ClientBoundReps > 0)), true
 	case results.MetricServerSaturated: // 0 when no repetition was judged
@@ -361,8 +361,8 @@ func setCaveats(r *results.Run, s *RunSummary) {
 
 // handshakeOf parses v's most negotiated handshake.
 func handshakeOf(v *VariantSummary) (results.Handshake, bool) {
-	top := ranked(v.negotiated, strings.Compare)
-	if len(top) == 0 || v.negotiated[top[0]] == 0 {
+	top := ranked(v.Negotiated, strings.Compare)
+	if len(top) == 0 || v.Negotiated[top[0]] == 0 {
 		return results.Handshake{}, false
 	}
 	return results.ParseHandshake(top[0])

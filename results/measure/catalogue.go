@@ -46,10 +46,10 @@ var counts = []Measure{
 	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
 	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
 		Fact: &Fact{"errors", 4, errorsLine}}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
-	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare) }},
+	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare()) }},
 	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) },
+		Variant: func(x *Variant) Value { return Count(x.S.Errors[errorClass(x.Param)].Count) },
 		Fact:    &Fact{"  %s", 5, errorClassLine}},
 	counted(Measure{Key: "resumed", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Resumed }),
 }
@@ -79,7 +79,7 @@ func errorClass(name string) results.ErrorClass {
 // counted is m reading a count of the window, or of the variant's reps summed.
 func counted(m Measure, n func(*results.Counts) uint64) Measure {
 	m.Rep = func(x *Rep) Value { return Count(n(&x.Rep.Total.Counts)) }
-	m.Variant = func(x *Variant) Value { return Count(n(&x.Sum)) }
+	m.Variant = func(x *Variant) Value { return Count(n(&x.S.Counts)) }
 	return m
 }
 
@@ -99,16 +99,12 @@ func latency(name string, q int, label string, show Output, order, vorder int) M
 			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(latencyOf(&x.Rep.Total.Latency, name), float64(q)))
 		},
 		Variant: func(x *Variant) Value {
-			return If(name != "intended" || x.S.Scheduled > 0, Quantile(latencyOf(merged(x.S), name), float64(q)))
+			return If(name != "intended" || x.S.Scheduled > 0, Quantile(latencyOf(&x.S.Latency, name), float64(q)))
 		}}
 }
 
 func latencyOf(l *results.Latency, name string) *results.Histogram {
 	return map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
-}
-
-func merged(s *summary) *results.Latency {
-	return &results.Latency{Connect: s.Connect, Handshake: s.Handshake, TTFB: s.TTFB, Total: s.Total, Intended: s.Intended}
 }
 
 var latencies = []Measure{

@@ -77,7 +77,6 @@ type Variant struct {
 	Name     string
 	V        *results.Variant
 	S        *analysis.VariantSummary
-	Sum      results.Counts
 	Param    string
 	Run      int
 	Compared bool
@@ -92,11 +91,7 @@ func NewRunsCell(rr *analysis.RunsReport, k, i int) *Variant {
 
 // NewVariant is the context of variant i of m.
 func NewVariant(m *analysis.Report, i int) *Variant {
-	x := &Variant{R: m, I: i, V: &m.Run.Variants[i], S: &m.Summary.Variants[i], Name: m.Run.Variants[i].Name}
-	for j := range x.V.Reps {
-		x.Sum.Add(&x.V.Reps[j].Total.Counts)
-	}
-	return x
+	return &Variant{R: m, I: i, V: &m.Run.Variants[i], S: &m.Summary.Variants[i], Name: m.Run.Variants[i].Name}
 }
 
 // NewRep is the context of repetition j of variant i of m.

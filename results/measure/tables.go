@@ -106,7 +106,7 @@ func pageLatency(name string) Measure {
 			if len(x.V.Reps) == 0 {
 				return Value{}
 			}
-			return latencyWords(latencyOf(merged(x.S), name), x.Param)
+			return latencyWords(latencyOf(&x.S.Latency, name), x.Param)
 		}}
 }
 
