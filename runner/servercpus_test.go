@@ -67,7 +67,7 @@ func TestServerCPUsNginx(t *testing.T) {
 			t.Fatalf("%s: server's CPUs %+v, server CPU %+v: not measured\n%s", v.Name, s, rep.ServerCPU, log)
 		}
 		u := ra.ServerCPUs
-		t.Logf("%s: %s; %s; %s", v.Name, ra.ServerOtherLoad, ra.NotSaturated, little(ra.Saturation))
+		t.Logf("%s: %s; %s; %s", v.Name, ra.ServerOtherLoad, ra.NotSaturated, little(rep, ra.Saturation))
 		t.Logf("%s: server's CPUs %s busy %.2f: server %.2f kaeload %.2f interrupts %.2f others %.2f %v", v.Name, u.CPUs, u.Busy, u.Server, u.Kaeload, u.Interrupts, u.Others, u.Top)
 		if s.CPUs != "0" {
 			t.Errorf("%s: the server's CPUs %q, want its affinity \"0\"", v.Name, s.CPUs)
@@ -112,9 +112,9 @@ func TestServerCPUsNginx(t *testing.T) {
 			// Paced, the server and kaeload leave their CPUs mostly
 			// idle: only others can keep them busy, and the record
 			// then says so.
-			if u.Others < results.ServerOtherLoadShare && !sat.ClientOtherLoad {
+			if u.Others < results.ServerOtherLoadShare && len(ra.OtherLoadGroups) == 0 {
 				if !sat.NotSaturated {
-					t.Errorf("quiet: one paced connection, CPUs 0 and 1 free of others, the server %.0f %% busy, CPU 0 %.0f %%, the client's %.0f %%: not NOT SATURATED (%+v)", sat.Server*100, sat.CPUsBusy*100, sat.ClientBusy*100, sat)
+					t.Errorf("quiet: one paced connection, CPUs 0 and 1 free of others, the server %.0f %% busy, CPU 0 %.0f %%, the client's %.0f %%: not NOT SATURATED (%+v)", rep.ServerCPU.Busy*100, u.Busy*100, ra.ClientCPU.BusyMax*100, sat)
 				}
 				if u.OtherLoad || !ra.ServerOtherLoad.IsZero() {
 					t.Errorf("quiet: OTHER LOAD on the server: %s", ra.ServerOtherLoad)
@@ -136,21 +136,23 @@ func TestServerCPUsNginx(t *testing.T) {
 	p.Load.Groups[0].Connections = 8
 	run, _ = runLogged(t, p)
 	rep := &run.Variants[0].Reps[0]
-	sat := analysis.AnalyzeRep(rep).Saturation
-	t.Logf("8 connections: %s; server %.0f %% of CPU 0, CPU 0 %.0f %% busy, client-bound %v", little(sat), sat.Server*100, sat.CPUsBusy*100, sat.ClientBound)
+	ra := analysis.AnalyzeRep(rep)
+	sat := ra.Saturation
+	cpusBusy, _ := ra.ServerCPUsBusy()
+	t.Logf("8 connections: %s; server %+v, CPU 0 %.0f %% busy, client-bound %v", little(rep, sat), rep.ServerCPU, cpusBusy*100, !ra.ClientBound.IsZero())
 	// Only when CPU 0 was the server's: other processes there (a busy
 	// machine) leave the server short of CPU, the window then measures
 	// them, and the record says OTHER LOAD instead.
 	if u, ok := analysis.RepServerCPUUse(rep); ok && u.OtherLoad {
 		t.Logf("8 connections: not judged here: OTHER LOAD on CPU 0 (others %.0f %%)", u.Others*100)
 	} else if !sat.Judged || sat.NotSaturated {
-		t.Errorf("8 connections: judged %v, NOT SATURATED %v: %s", sat.Judged, sat.NotSaturated, analysis.AnalyzeRep(rep).NotSaturated)
+		t.Errorf("8 connections: judged %v, NOT SATURATED %v: %s", sat.Judged, sat.NotSaturated, ra.NotSaturated)
 	}
 }
 
 // little is Little's law of a repetition, for the log.
-func little(s analysis.Saturation) string {
-	return fmt.Sprintf("%d connections / %s mean latency = %.1f req/s, measured %.1f", s.Connections, s.MeanLatency, s.LittleRate, s.Rate)
+func little(rep *results.Rep, s analysis.Saturation) string {
+	return fmt.Sprintf("%d connections / %s mean latency = %.1f req/s, measured %.1f", rep.Total.Slots, s.MeanLatency, s.LittleRate, s.Rate)
 }
 
 // TestExcludeFlagged runs one window with the client pinned to nginx's

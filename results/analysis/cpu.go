@@ -273,54 +273,54 @@ func cpuString(cpus []int) string {
 }
 
 // Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or connections / mean
-// latency = rate.
+// latency = rate. The CPU figures it judges by are RepReport's.
 type Saturation struct {
-	Judged      bool    // false without a server CPU reading or in an open loop
-	Server      float64 // the server tree's share of its CPUs
-	CPUs        string
-	CPUsBusy    float64 // the share anything ran on them, if HasCPUsBusy
-	HasCPUsBusy bool
-	// A client short of CPU: the rate is then not the connections' alone.
-	ClientBound, ClientOtherLoad bool
-	ClientBusy                   float64 // the busiest group's, 0 unmeasured
-	Accelerator                  string  // a probe that moved: work done off the CPUs
-	// Connections in flight, their mean latency, LittleRate (their quotient, req/s), the measured Rate.
-	Connections      int
+	Judged      bool   // false without a server CPU reading or in an open loop
+	Accelerator string // a probe that moved: work done off the CPUs
+	// The connections' mean latency, LittleRate (connections in flight / it, req/s), the measured Rate.
 	MeanLatency      time.Duration
 	LittleRate, Rate float64
-	OtherLoad        bool // on the server's CPUs: the window is OTHER LOAD instead
 	NotSaturated     bool // judged, nothing busy, no flag, no accelerator, LittleAgrees
 }
 
-// saturation judges whether rep loaded the server, from ra's CPU figures.
-func saturation(rep *results.Rep, ra *RepReport) Saturation {
-	t := &rep.Total
-	s := Saturation{Connections: t.Slots, Rate: t.Rate()}
+// saturation judges whether rep loaded the server from ra's CPU figures: ra.Saturation, ra.NotSaturated.
+func saturation(rep *results.Rep, ra *RepReport) {
+	t, s := &rep.Total, &ra.Saturation
+	s.Rate = t.Rate()
 	if h := t.Latency.Total; !results.EmptyHistogram(h) {
 		s.MeanLatency = time.Duration(h.Mean() * float64(time.Microsecond))
 		if s.MeanLatency > 0 {
-			s.LittleRate = float64(s.Connections) / s.MeanLatency.Seconds()
+			s.LittleRate = float64(t.Slots) / s.MeanLatency.Seconds()
 		}
 	}
 	c := rep.ServerCPU
 	if c == nil || t.Scheduled > 0 || t.Requests == 0 {
-		return s
+		return
 	}
-	s.Judged, s.Server, s.CPUs = true, c.Busy, c.CPUs
-	if u := ra.ServerCPUs; u != nil && u.Measured {
-		s.CPUsBusy, s.HasCPUsBusy, s.OtherLoad = u.Busy, true, u.OtherLoad
-	}
-	s.ClientBound, s.ClientOtherLoad = len(ra.ClientBoundGroups) > 0, len(ra.OtherLoadGroups) > 0
-	s.ClientBusy = ra.ClientCPU.BusyMax
+	s.Judged = true
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		if p := rep.Probes[name]; p.Error == "" && p.Delta() != 0 {
 			s.Accelerator = name
 			break
 		}
 	}
-	busy := max(s.Server, s.CPUsBusy, s.ClientBusy) >= results.ServerSaturatedBusy // 0 where not measured
-	s.NotSaturated = !busy && !s.OtherLoad && !s.ClientOtherLoad && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
-	return s
+	cpusBusy, hasCPUsBusy := ra.ServerCPUsBusy()
+	busy := max(c.Busy, cpusBusy, ra.ClientCPU.BusyMax) >= results.ServerSaturatedBusy // 0 where not measured
+	// Other load either side, or a client short of CPU: the rate is then not the connections' alone.
+	flagged := !ra.ServerOtherLoad.IsZero() || !ra.OtherLoad.IsZero() || !ra.ClientBound.IsZero()
+	s.NotSaturated = !busy && !flagged && s.Accelerator == "" && s.LittleAgrees()
+	ra.NotSaturated = noteIf(s.NotSaturated, notes.NotSaturated, "server", c.Busy, "cpus", c.CPUs,
+		"has_cpus_busy", hasCPUsBusy, "cpus_busy", cpusBusy, "has_client_busy", ra.ClientCPU.Measured > 0,
+		"client_busy", ra.ClientCPU.BusyMax, "connections", t.Slots,
+		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
+}
+
+// ServerCPUsBusy is the share anything ran on the server's CPUs; false when not measured.
+func (ra *RepReport) ServerCPUsBusy() (float64, bool) {
+	if u := ra.ServerCPUs; u != nil && u.Measured {
+		return u.Busy, true
+	}
+	return 0, false
 }
 
 // LittleAgreement is how far LittleRate and Rate may differ as a ratio: in a closed loop they agree
@@ -350,12 +350,7 @@ func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 		ra.SharedCPUs = noteIf(len(shared) > 0, notes.SharedCPUs, "shared", shared, "measured", u.Measured,
 			"cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 	}
-	s, c := saturation(rep, ra), ra.ClientCPU
-	ra.Saturation = s
-	ra.NotSaturated = noteIf(s.NotSaturated, notes.NotSaturated, "server", s.Server, "cpus", s.CPUs,
-		"has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy, "has_client_busy", c.Measured > 0,
-		"client_busy", c.BusyMax, "connections", s.Connections, "latency_us", float64(s.MeanLatency.Microseconds()),
-		"little", s.LittleRate, "rate", s.Rate)
+	saturation(rep, ra)
 }
 
 // ServerCPURates are v's requests per server CPU-second, one per repetition that read it.

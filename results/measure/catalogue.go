@@ -333,10 +333,13 @@ func serverCPUsJSON(x *Rep) Value {
 // saturationJSON is whether a repetition loaded the server, when judged.
 func saturationJSON(x *Rep) Value {
 	ra, s := x.A, x.A.Saturation
-	return If(s.Judged, Object(Dense(Fields{{"server_busy", s.Server}, Omit("cpus_busy", Opt(s.CPUsBusy, s.HasCPUsBusy)),
-		{"client_bound", s.ClientBound}, Omit("accelerator", s.Accelerator), {"connections", s.Connections},
+	if !s.Judged { // then the server's CPU was read
+		return Value{}
+	}
+	return Object(Dense(Fields{{"server_busy", x.Rep.ServerCPU.Busy}, Omit("cpus_busy", Opt(ra.ServerCPUsBusy())),
+		{"client_bound", !ra.ClientBound.IsZero()}, Omit("accelerator", s.Accelerator), {"connections", x.Rep.Total.Slots},
 		{"mean_latency_ms", s.MeanLatency.Seconds() * 1e3}, {"little_req_per_s", s.LittleRate}, {"req_per_s", s.Rate},
-		{"not_saturated", s.NotSaturated}, Omit("line", ra.NotSaturated.String())})))
+		{"not_saturated", s.NotSaturated}, Omit("line", ra.NotSaturated.String())}))
 }
 
 func isEmpty(s string) bool { return s == "" }
