@@ -345,18 +345,13 @@ func Errors(m *analysis.Report) Table {
 // Negotiated has a row per variant and TLS parameters, the most frequent first.
 func Negotiated(m *analysis.Report) Table {
 	t := Table{}.cols("variant", "version, cipher, group", ">handshakes", ">share")
-	for i := range m.Run.Variants {
-		v := &m.Run.Variants[i]
-		sum := map[string]uint64{}
+	for _, v := range m.Summary.Variants {
 		var total uint64
-		for j := range v.Reps {
-			for k, n := range v.Reps[j].Total.Negotiated {
-				sum[k] += n
-				total += n
-			}
+		for _, n := range v.Negotiated {
+			total += n
 		}
-		for _, k := range ByCount(sum) {
-			t.Add(v.Name, k, format.Count(sum[k]), format.Percent(float64(sum[k])/float64(total)))
+		for _, k := range ByCount(v.Negotiated) {
+			t.Add(v.Name, k, format.Count(v.Negotiated[k]), format.Percent(float64(v.Negotiated[k])/float64(total)))
 		}
 	}
 	return t
