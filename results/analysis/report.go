@@ -293,8 +293,7 @@ type RunsVariant struct {
 
 // RunsCell is one variant in one run; Summary's Comparison is against the reference run (Holm).
 type RunsCell struct {
-	Present  bool
-	Summary  VariantSummary
+	Summary  *VariantSummary // nil when the run lacks the variant
 	Compared bool
 }
 
@@ -333,11 +332,10 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 				continue
 			}
 			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
-			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
-			rv.Cells[i] = RunsCell{Present: true, Summary: vs, Compared: compared}
+			rv.Cells[i] = RunsCell{Summary: &vs, Compared: i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0}
 			if i > 0 && ref != nil {
 				bases, others = append(bases, ref.Rates()), append(others, r.Variants[j].Rates())
-				at = append(at, &rv.Cells[i].Summary.Comparison)
+				at = append(at, &vs.Comparison)
 			}
 		}
 		rr.Variants = append(rr.Variants, rv)
@@ -353,9 +351,9 @@ func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
 	var out notes.List
 	for _, rv := range rr.Variants {
 		for i, cell := range rv.Cells[1:] {
-			if c := cell.Summary.Comparison; cell.Present && c.Significant && c.DeltaPct < -limitPct {
+			if s := cell.Summary; s != nil && s.Comparison.Significant && s.Comparison.DeltaPct < -limitPct {
 				out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i+1],
-					"comparison", c))
+					"comparison", s.Comparison))
 			}
 		}
 	}

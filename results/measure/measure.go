@@ -86,7 +86,7 @@ type Variant struct {
 // NewRunsCell is the context of variant k in run i of rr.
 func NewRunsCell(rr *analysis.RunsReport, k, i int) *Variant {
 	c := &rr.Variants[k].Cells[i]
-	return &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared, S: Opt(c.Summary, c.Present)}
+	return &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared, S: c.Summary}
 }
 
 // NewVariant is the context of variant i of m.
