@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"cmp"
-	"encoding/json"
 	"maps"
 	"math"
 	"slices"
@@ -212,13 +211,12 @@ func b2i(b bool) int {
 
 // ProbeSummary is one probe's deltas over a variant's repetitions.
 type ProbeSummary struct {
-	Name          string  `json:"name"`
-	N             int     `json:"n"` // readings that succeeded
-	Failed        int     `json:"failed,omitempty"`
-	FirstError    string  `json:"first_error,omitempty"` // the first failure's
-	MeanDelta     float64 `json:"mean_delta"`            // of the good deltas
-	PerRequest    float64 `json:"-"`                     // their sum over the same repetitions' requests
-	HasPerRequest bool    `json:"-"`
+	Name       string   `json:"name"`
+	N          int      `json:"n"` // readings that succeeded
+	Failed     int      `json:"failed,omitempty"`
+	FirstError string   `json:"first_error,omitempty"` // the first failure's
+	MeanDelta  float64  `json:"mean_delta"`            // of the good deltas
+	PerRequest *float64 `json:"per_request,omitempty"` // their sum over the same repetitions' requests; nil without
 }
 
 func summarizeProbes(v *results.Variant) []ProbeSummary {
@@ -241,7 +239,8 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	for _, name := range slices.Sorted(maps.Keys(probes)) {
 		p := *probes[name]
 		if reqs[name] > 0 {
-			p.PerRequest, p.HasPerRequest = p.MeanDelta/float64(reqs[name]), true
+			per := p.MeanDelta / float64(reqs[name])
+			p.PerRequest = &per
 		}
 		p.MeanDelta /= float64(max(p.N, 1))
 		out = append(out, p)
@@ -270,19 +269,6 @@ func probeWarnings(vs []VariantSummary) notes.List {
 		}
 	}
 	return ws
-}
-
-// MarshalJSON writes p with per_request last, left out without requests.
-func (p ProbeSummary) MarshalJSON() ([]byte, error) {
-	type plain ProbeSummary
-	var per *float64
-	if p.HasPerRequest {
-		per = &p.PerRequest
-	}
-	return json.Marshal(struct {
-		plain
-		PerRequest *float64 `json:"per_request,omitempty"`
-	}{plain(p), per})
 }
 
 // DriftSummary shows how the rates moved over the rounds (round r: every variant's repetition r).

@@ -69,7 +69,7 @@ func TestSummarizeRunSweeps(t *testing.T) {
 	// Probe: 0.67 ops per request; the second of three readings failed.
 	p := k.Probes[0]
 	if p.Name != "kae_ops" || p.N != 2 || p.Failed != 1 || !fixture.Near(p.MeanDelta, 0.67*(362400+362200)/2, 1e-12) ||
-		!fixture.Near(p.PerRequest, 0.67, 1e-12) || !strings.Contains(p.FirstError, "No such file") {
+		p.PerRequest == nil || !fixture.Near(*p.PerRequest, 0.67, 1e-12) || !strings.Contains(p.FirstError, "No such file") {
 		t.Errorf("kae-soft-33 probe = %+v, want n 2, failed 1, mean %v, 0.67 per request", p, 0.67*(362400+362200)/2)
 	}
 	// 3 reps × 3.0 s server CPU for 1,086,600 requests.

@@ -271,7 +271,10 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 		if t.Metric == results.MetricProbe {
 			return s.Probes[i].MeanDelta, true
 		}
-		return s.Probes[i].PerRequest, s.Probes[i].HasPerRequest
+		if per := s.Probes[i].PerRequest; per != nil {
+			return *per, true
+		}
+		return 0, false
 	case results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
 	default:
 		return 0, false

@@ -263,7 +263,7 @@ var probes = []Measure{
 			return If(n > 0, fixed(p.Delta()/float64(n), 6))
 		}),
 		Variant: probeSummary(func(p *analysis.ProbeSummary) Value {
-			return If(p.HasPerRequest, fixed(p.PerRequest, 6))
+			return From(p.PerRequest, func(per *float64) Value { return fixed(*per, 6) })
 		})},
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }

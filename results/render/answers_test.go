@@ -245,7 +245,7 @@ var answers = map[string]answer{
 		"csv", func(m *analysis.Report) []string { return []string{"probe.kae_ops.per_request"} },
 		"json", func(m *analysis.Report) []string {
 			p := m.Summary.Variants[4].Probes[0]
-			return []string{`"probes": [`, fmt.Sprintf(`"per_request": %v`, p.PerRequest), `"failed": 1`}
+			return []string{`"probes": [`, fmt.Sprintf(`"per_request": %v`, *p.PerRequest), `"failed": 1`}
 		}),
 		without: map[string]string{"compare": "it compares rates across runs; each run's own report gives its probes"}},
 	"VariantSummary.ServerSharedReps": {run: fixture.ServerCPUsRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {

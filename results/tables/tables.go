@@ -69,12 +69,14 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	failed := false
 	for i := range s.Variants {
 		for _, p := range s.Variants[i].Probes {
-			f := ""
+			f, per := "", format.Missing
 			if p.Failed > 0 {
 				f, failed = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError)), true
 			}
-			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), OrMissing(p.N > 0, format.Number(p.MeanDelta)),
-				OrMissing(p.HasPerRequest, strconv.FormatFloat(p.PerRequest, 'f', 3, 64)), f)
+			if p.PerRequest != nil {
+				per = strconv.FormatFloat(*p.PerRequest, 'f', 3, 64)
+			}
+			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), OrMissing(p.N > 0, format.Number(p.MeanDelta)), per, f)
 		}
 	}
 	if !failed {
