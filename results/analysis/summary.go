@@ -43,7 +43,7 @@ type VariantSummary struct {
 	ServerShared                                               notes.List
 	SaturationReps, NotSaturatedReps                           int // judged; did not load the server
 	// Sums over the repetitions whose every group measured client CPU, or with a server CPU reading.
-	ClientCPUReps, ServerCPUReps         int
+	ServerCPUReps                        int
 	ClientCPUSeconds, ServerCPUSeconds   float64
 	ClientCPURequests, ServerCPURequests uint64
 	// Requests per server CPU-second (ServerCPURates), in a family of their own.
@@ -59,7 +59,7 @@ type VariantSummary struct {
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
 func (s *VariantSummary) ClientMicrosPerRequest() (float64, bool) {
-	if s.ClientCPUReps == 0 || s.ClientCPURequests == 0 {
+	if s.ClientCPURequests == 0 { // PerRequest counts no repetition without requests
 		return 0, false
 	}
 	return s.ClientCPUSeconds * 1e6 / float64(s.ClientCPURequests), true
@@ -189,7 +189,6 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 			s.HasClientCPU, s.ClientBusyMax = true, max(s.ClientBusyMax, c.BusyMax)
 		}
 		if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
-			s.ClientCPUReps++
 			s.ClientCPUSeconds += us * float64(t.Requests) / 1e6
 			s.ClientCPURequests += t.Requests
 		}
