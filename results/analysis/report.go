@@ -134,8 +134,10 @@ func Analyze(r *results.Run) *Report {
 		rep.Search.Predicted = StartPrediction(r)
 	}
 	rep.Thresholds = checkThresholds(r, inside, rep.Summary.Variants)
-	for _, c := range Crossed(rep.Thresholds) {
-		rep.Crossed = append(rep.Crossed, crossedLine(&c))
+	for _, c := range rep.Thresholds {
+		if !c.Passed {
+			rep.Crossed = append(rep.Crossed, crossedLine(&c))
+		}
 	}
 	for i, v := range r.Variants {
 		for j, d := range inside[i] {

@@ -299,11 +299,7 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 	return sum, len(inside) > 0
 }
 
-// Crossed returns the checks that did not pass.
-func Crossed(cs []ThresholdCheck) []ThresholdCheck {
-	return slices.DeleteFunc(slices.Clone(cs), func(c ThresholdCheck) bool { return c.Passed })
-}
-
+// crossedLine is c's expression, variant and figure: the line of a crossed threshold.
 func crossedLine(c *ThresholdCheck) notes.Note {
 	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant, "shown", c.Shown())
 }

@@ -18,7 +18,7 @@ const module = "github.com/kaeload/kaeload"
 // computes what the Report already holds.
 var analysisFuncs = map[string]bool{
 	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true,
-	"newSpeedTable": true, "Crossed": true, "Hints": true, "Capacities": true, "CapacityLine": true,
+	"newSpeedTable": true, "Hints": true, "Capacities": true, "CapacityLine": true,
 	"NotMeasuredLines": true, "Failed": true, "summarizeVariant": true,
 	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
 	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
