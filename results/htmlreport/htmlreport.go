@@ -38,7 +38,7 @@ type page struct {
 	*analysis.Report
 	Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
 	Hosts, ClientBound                                                      []string
-	Crossed, ClientBoundMore                                                int
+	ClientBoundMore                                                         int
 
 	Drift, Search, Capacity, Speed *section
 	Timeline                       *timelineSection
@@ -98,11 +98,6 @@ func newPage(m *analysis.Report) *page {
 	pg := &page{Report: m, Started: facts["started"], Finished: facts["finished"], Metrics: facts["metrics"],
 		Threshold: strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Plan:      planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
-	}
-	for _, c := range m.Thresholds {
-		if !c.Passed {
-			pg.Crossed++
-		}
 	}
 	if len(r.Variants) == 0 {
 		return pg
