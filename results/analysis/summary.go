@@ -30,7 +30,7 @@ type VariantSummary struct {
 	IsBaseline     bool
 	Stats          stats.Stats      // of the repetitions' rates
 	Comparison     stats.Comparison // against the baseline, in the run's family
-	results.Counts                  // the repetitions' counts summed
+	results.Counts                  // the repetitions' counts summed (Scheduled, Missed: open-loop starts)
 	// The repetitions' histograms merged exactly (never nil); Intended is nil in a closed loop.
 	results.Latency
 	Probes        []ProbeSummary
