@@ -334,7 +334,8 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 				continue
 			}
 			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
-			rv.Cells[i] = RunsCell{Summary: &vs, Compared: i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0}
+			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+			rv.Cells[i] = RunsCell{Summary: &vs, Compared: compared}
 			if i > 0 && ref != nil {
 				bases, others = append(bases, ref.Rates()), append(others, r.Variants[j].Rates())
 				at = append(at, &vs.Comparison)

@@ -215,7 +215,7 @@ type ProbeSummary struct {
 	Failed     int      `json:"failed,omitempty"`
 	FirstError string   `json:"first_error,omitempty"` // the first failure's
 	MeanDelta  float64  `json:"mean_delta"`            // of the good deltas
-	PerRequest *float64 `json:"per_request,omitempty"` // their sum over the same repetitions' requests; nil without
+	PerRequest *float64 `json:"per_request,omitempty"` // their sum / those repetitions' requests; nil: none
 }
 
 func summarizeProbes(v *results.Variant) []ProbeSummary {

@@ -99,7 +99,8 @@ func latency(name string, q int, label string, show Output, order, vorder int) M
 			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(latencyOf(&x.Rep.Total.Latency, name), float64(q)))
 		},
 		Variant: func(x *Variant) Value {
-			return If(name != "intended" || x.S.Scheduled > 0, Quantile(latencyOf(&x.S.Latency, name), float64(q)))
+			ok := name != "intended" || x.S.Scheduled > 0 // intended: in an open loop only
+			return If(ok, Quantile(latencyOf(&x.S.Latency, name), float64(q)))
 		}}
 }
 
@@ -333,11 +334,12 @@ func serverCPUsJSON(x *Rep) Value {
 // saturationJSON is whether a repetition loaded the server, when judged.
 func saturationJSON(x *Rep) Value {
 	ra, s := x.A, x.A.Saturation
-	if !s.Judged { // then the server's CPU was read
+	if !s.Judged { // else the server's CPU was read
 		return Value{}
 	}
-	return Object(Dense(Fields{{"server_busy", x.Rep.ServerCPU.Busy}, Omit("cpus_busy", Opt(ra.ServerCPUsBusy())),
-		{"client_bound", !ra.ClientBound.IsZero()}, Omit("accelerator", s.Accelerator), {"connections", x.Rep.Total.Slots},
+	return Object(Dense(Fields{{"server_busy", x.Rep.ServerCPU.Busy},
+		Omit("cpus_busy", Opt(ra.ServerCPUsBusy())), {"client_bound", !ra.ClientBound.IsZero()},
+		Omit("accelerator", s.Accelerator), {"connections", x.Rep.Total.Slots},
 		{"mean_latency_ms", s.MeanLatency.Seconds() * 1e3}, {"little_req_per_s", s.LittleRate}, {"req_per_s", s.Rate},
 		{"not_saturated", s.NotSaturated}, Omit("line", ra.NotSaturated.String())}))
 }

@@ -67,8 +67,9 @@ var facts = []Measure{
 		if !s.Judged || s.MeanLatency <= 0 {
 			return ""
 		}
-		return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)", format.Count(uint64(x.Rep.Total.Slots)),
-			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
+		return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)",
+			format.Count(uint64(x.Rep.Total.Slots)), format.Millis(s.MeanLatency.Microseconds()),
+			format.Rate(s.LittleRate), format.Rate(s.Rate))
 	}}},
 	{Key: "not_counted", Show: Facts, Fact: &Fact{"not counted", 18, func(x *Rep) string {
 		var parts []string

@@ -76,7 +76,8 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 			if p.PerRequest != nil {
 				per = strconv.FormatFloat(*p.PerRequest, 'f', 3, 64)
 			}
-			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), OrMissing(p.N > 0, format.Number(p.MeanDelta)), per, f)
+			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), OrMissing(p.N > 0, format.Number(p.MeanDelta)),
+				per, f)
 		}
 	}
 	if !failed {
@@ -348,12 +349,12 @@ func Errors(m *analysis.Report) Table {
 func Negotiated(m *analysis.Report) Table {
 	t := Table{}.cols("variant", "version, cipher, group", ">handshakes", ">share")
 	for _, v := range m.Summary.Variants {
-		var total uint64
-		for _, n := range v.Negotiated {
+		sum, total := v.Negotiated, uint64(0)
+		for _, n := range sum {
 			total += n
 		}
-		for _, k := range ByCount(v.Negotiated) {
-			t.Add(v.Name, k, format.Count(v.Negotiated[k]), format.Percent(float64(v.Negotiated[k])/float64(total)))
+		for _, k := range ByCount(sum) {
+			t.Add(v.Name, k, format.Count(sum[k]), format.Percent(float64(sum[k])/float64(total)))
 		}
 	}
 	return t
