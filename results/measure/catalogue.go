@@ -277,9 +277,8 @@ func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 // serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
 	{Key: "server_cpus", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
-	{Key: "server_cpus_busy", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
-		return If(u.Measured, fixed(u.Busy, 4))
-	})},
+	{Key: "server_cpus_busy", Unit: "share", Show: CSV,
+		Rep: func(x *Rep) Value { busy, ok := x.A.ServerCPUsBusy(); return If(ok, fixed(busy, 4)) }},
 	{Key: "server_cpus_other_share", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
 		return If(u.Measured, fixed(u.Others, 4))
 	})},
