@@ -231,6 +231,14 @@ var (
 	ProfileBound = code("profile_bound", `offloading all crypto ({{percent1 .share}} of the server's CPU) `+
 		`{{if infinite .bound}}leaves no bound: the server did nothing else{{else}}could make it at most `+
 		`{{printf "%.2f" .bound}}× faster ({{template "-gain" .bound}}){{end}}`)
+	// ProfileBoundCell is the bound as a table cell: "3.49× (+249 %)".
+	ProfileBoundCell = code("profile_bound_cell", `{{if infinite .bound}}∞{{else}}{{printf "%.2f" .bound}}× `+
+		`({{template "-gain" .bound}}){{end}}`)
+	// ProfileDelta is a measured Δ "of at most" of, the baseline's bound (0: no baseline profile).
+	ProfileDelta = code("profile_delta", `{{delta .delta}}{{if gt .of 0.0}}, of at most `+
+		`{{template "-gain" .of}}{{end}}`)
+	ProfileFunctions = code("profile_functions", `top functions: {{range $i, $f := .functions}}{{if $i}}, {{end}}`+
+		`{{percent1 $f.Share}} {{$f.Name}} ({{$f.Library}}){{end}}`)
 	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
 		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
 		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+
@@ -496,9 +504,6 @@ func portCount(f float64) string {
 	}
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
-
-// BoundGain is an offload bound as a gain: "+249 %", "+∞".
-func BoundGain(bound float64) string { return say("-gain", bound) }
 
 // Seconds writes a time in a window in seconds: "4.0 s".
 func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" }

@@ -14,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -278,14 +279,30 @@ func Capacity(c *results.Capacity) Table {
 	return t
 }
 
-// Speed is the crypto speed table: a row per figure, a column per variant.
+// Speed is the crypto speed table: a row per figure, its unit, a column per variant, then "Δ% NAME" for
+// every other variant (no Δ % without a baseline); "-" where a value or Δ is not defined.
 func Speed(t *analysis.SpeedTable) Table {
-	tb := Table{Header: t.Header()}
-	for i := range tb.Header {
-		tb.Right = append(tb.Right, i >= 2)
+	tb := Table{}.cols("figure", "unit")
+	for _, name := range t.Variants {
+		tb = tb.cols(">" + name)
+	}
+	var others []int
+	for vi, name := range t.Variants {
+		if t.Baseline >= 0 && vi != t.Baseline {
+			others, tb = append(others, vi), tb.cols(">Δ% "+name)
+		}
 	}
 	for i := range t.Rows {
-		tb.Add(t.Cells(&t.Rows[i])...)
+		row := &t.Rows[i]
+		cells := []string{row.Figure(), row.Unit}
+		for vi := range t.Variants {
+			cells = append(cells, OrMissing(row.Has[vi], format.Rate(row.Values[vi])))
+		}
+		for _, vi := range others {
+			d, ok := t.Delta(row, vi)
+			cells = append(cells, OrMissing(ok, format.Delta(d)))
+		}
+		tb.Add(cells...)
 	}
 	return tb
 }
@@ -398,8 +415,15 @@ func Profile(t *analysis.ProfileTable) Table {
 		})
 	}
 	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
-	row("offload bound (at most)", (*analysis.ProfileVariant).BoundCell)
-	row("Δ vs baseline", func(v *analysis.ProfileVariant) string { return cmp.Or(v.DeltaWords(), format.Missing) })
+	row("offload bound (at most)", func(v *analysis.ProfileVariant) string {
+		return notes.New(notes.ProfileBoundCell, "bound", v.Bound).String()
+	})
+	row("Δ vs baseline", func(v *analysis.ProfileVariant) string {
+		if !v.HasDelta {
+			return format.Missing
+		}
+		return notes.New(notes.ProfileDelta, "delta", v.Delta, "of", v.BaselineBound).String()
+	})
 	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
 	return tb
 }
