@@ -246,6 +246,20 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
+// SearchLines are the search's lines, then, with a point, its visits as "visit order: 1:50 2:25 …"
+// (visit number:value).
+func SearchLines(s *analysis.SearchSummary) []string {
+	lines := s.Lines().Strings()
+	if len(s.Points) == 0 {
+		return lines
+	}
+	visits := make([]string, len(s.Search.Visits))
+	for i, v := range s.Search.Visits {
+		visits[i] = strconv.Itoa(i+1) + ":" + v.Value
+	}
+	return append(lines, "visit order: "+strings.Join(visits, " "))
+}
+
 // Search has a row per visited value in grid order.
 func Search(s *analysis.SearchSummary) Table {
 	t := Table{}.cols(">"+s.Search.Key, "visits", ">windows", ">mean "+s.Unit(), "95 % CI", "mark")
