@@ -106,6 +106,15 @@ var (
 	ExcludedWindow = code("excluded_window", `variant {{.variant}} rep {{.rep}}: {{rate .rate}} req/s set `+
 		`aside and measured again (exclude_flagged): {{.why}}`)
 	ThresholdCrossed = code("threshold_crossed", `{{.expr}}: {{.variant}} {{.shown}}`)
+	// ThresholdFigure is a checked threshold's figure in its metric's (a results.Metric*) unit.
+	ThresholdFigure = code("threshold_figure", `{{$v := .value}}{{if not .measured}}not measured
+		{{- else if eq .metric "req/s"}}{{rate $v}} req/s
+		{{- else if eq .metric "error_share"}}{{printf "%.3g" (mul $v 100)}} %
+		{{- else if eq .metric "latency"}}{{millis $v}} ms
+		{{- else if or (eq .metric "client_bound") (eq .metric "server_saturated")}}{{ne $v 0.0}}
+		{{- else if eq .metric "vs"}}{{delta (mul $v 100)}}
+		{{- else if eq .metric "probe_per_request"}}{{printf "%.3f" $v}} per request
+		{{- else}}{{number $v}}{{end}}`)
 	ThresholdChecked = code("threshold_checked", `{{if .passed}}PASS{{else}}CROSSED{{end}}  {{.check}}`)
 	TLS12Hint        = code("tls12_hint", `variant {{.variant}}: every handshake negotiated TLS 1.2, yet the `+
 		`ClientHello also offered TLS 1.3 and generated a TLS 1.3 key share the server never used; `+

@@ -325,7 +325,7 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		t.Add(either(cs[i].Passed, "pass", "CROSSED"), cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
+		t.Add(either(cs[i].Passed, "pass", "CROSSED"), cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown().String())
 	}
 	return t
 }
