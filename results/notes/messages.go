@@ -325,6 +325,9 @@ var (
 	HostRole = code("host_role", `{{if .shared}}clients and server in one network namespace, counted `+
 		`once{{else if and .client .server}}clients and server{{else if .server}}the `+
 		`server{{else if .client}}the clients{{else}}neither clients nor server{{end}}`)
+	// NamedHost is a host with its role: "NAME (clients and server)".
+	NamedHost = code("named_host", `{{.name}}{{if or .shared (and .client .server)}} (clients and server)`+
+		`{{else if .server}} (server){{else if .client}} (clients){{end}}`)
 	CounterGrew = code("counter_grew", `{{.name}} {{with .unread}}at least +{{count $.value}} `+
 		`({{plural . "interval"}} not read){{else}}+{{count .value}}{{end}}`)
 	ListenerWords = code("listener_words", `port {{.port}} on {{.host}}: {{with .unavailable}}not read `+

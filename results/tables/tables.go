@@ -300,10 +300,11 @@ func Speed(t *analysis.SpeedTable) Table {
 	for _, name := range t.Variants {
 		tb = tb.cols(">" + name)
 	}
-	var others []int
+	var others []int // the variants with a Δ % column
 	for vi, name := range t.Variants {
 		if t.Baseline >= 0 && vi != t.Baseline {
-			others, tb = append(others, vi), tb.cols(">Δ% "+name)
+			others = append(others, vi)
+			tb = tb.cols(">Δ% " + name)
 		}
 	}
 	for i := range t.Rows {
