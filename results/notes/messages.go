@@ -246,6 +246,7 @@ var (
 	// ProfileDelta is a measured Δ "of at most" of, the baseline's bound (0: no baseline profile).
 	ProfileDelta = code("profile_delta", `{{delta .delta}}{{if gt .of 0.0}}, of at most `+
 		`{{template "-gain" .of}}{{end}}`)
+	// ProfileFunctions lists the top functions: "62.1 % [unknown] (libcrypto.so.3), …".
 	ProfileFunctions = code("profile_functions", `top functions: {{range $i, $f := .functions}}{{if $i}}, {{end}}`+
 		`{{percent1 $f.Share}} {{$f.Name}} ({{$f.Library}}){{end}}`)
 	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
