@@ -184,7 +184,8 @@ type ThresholdCheck struct {
 
 // Shown is the figure in its metric's unit ("12,345.6 req/s"), or "not measured".
 func (c *ThresholdCheck) Shown() notes.Note {
-	return notes.New(notes.ThresholdFigure, "metric", c.Threshold.Metric, "value", c.Value, "measured", c.Measured)
+	return notes.New(notes.ThresholdFigure, "metric", c.Threshold.Metric, "value", c.Value,
+		"measured", c.Measured)
 }
 
 // Line is c's verdict: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
@@ -283,7 +284,8 @@ func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 }
 
 func crossedLine(c *ThresholdCheck) notes.Note {
-	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant, "shown", c.Shown().String())
+	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant,
+		"shown", c.Shown().String())
 }
 
 // caveatsOf lists what v's figures measured besides the server, most serious first.

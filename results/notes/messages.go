@@ -247,8 +247,8 @@ var (
 	ProfileDelta = code("profile_delta", `{{delta .delta}}{{if gt .of 0.0}}, of at most `+
 		`{{template "-gain" .of}}{{end}}`)
 	// ProfileFunctions lists the top functions: "62.1 % [unknown] (libcrypto.so.3), …".
-	ProfileFunctions = code("profile_functions", `top functions: {{range $i, $f := .functions}}{{if $i}}, {{end}}`+
-		`{{percent1 $f.Share}} {{$f.Name}} ({{$f.Library}}){{end}}`)
+	ProfileFunctions = code("profile_functions", `top functions: {{range $i, $f := .functions}}`+
+		`{{if $i}}, {{end}}{{percent1 $f.Share}} {{$f.Name}} ({{$f.Library}}){{end}}`)
 	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
 		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
 		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+

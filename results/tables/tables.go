@@ -434,10 +434,8 @@ func Profile(t *analysis.ProfileTable) Table {
 		return notes.New(notes.ProfileBoundCell, "bound", v.Bound).String()
 	})
 	row("Δ vs baseline", func(v *analysis.ProfileVariant) string {
-		if !v.HasDelta {
-			return format.Missing
-		}
-		return notes.New(notes.ProfileDelta, "delta", v.Delta, "of", v.BaselineBound).String()
+		d := notes.New(notes.ProfileDelta, "delta", v.Delta, "of", v.BaselineBound)
+		return OrMissing(v.HasDelta, d.String())
 	})
 	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
 	return tb
