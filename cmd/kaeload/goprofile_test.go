@@ -72,7 +72,7 @@ func TestServeProfileGoCrypto(t *testing.T) {
 	}
 	v := p.Variants[0]
 	want := perfReportCrypto(t, data)
-	t.Logf("%d samples: crypto share %.1f %%, bound %.2f×; perf report sums %.1f %% for crypto/...; top %s", v.Samples, v.CryptoShare*100, v.Bound, want, v.FunctionsLine())
+	t.Logf("%d samples: crypto share %.1f %%, bound %.2f×; perf report sums %.1f %% for crypto/...; top %+v", v.Samples, v.CryptoShare*100, v.Bound, want, v.Functions)
 	if v.CryptoShare < 0.3 {
 		t.Errorf("crypto share %.1f %%: an RSA-2048 server spends most of its CPU in crypto/...", v.CryptoShare*100)
 	}

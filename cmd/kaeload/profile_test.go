@@ -73,7 +73,7 @@ func TestLocalNginxProfile(t *testing.T) {
 		}
 		samples[v.Name] = v.Samples
 		c := v.Check
-		t.Logf("%s: %d samples, libcrypto %.1f %%, crypto %.1f %%, bound %.2f×; self-check %s", v.Name, v.Samples, libcrypto[v.Name]*100, v.CryptoShare*100, v.Bound, v.CheckWords(m.Profile.Rate))
+		t.Logf("%s: %d samples, libcrypto %.1f %%, crypto %.1f %%, bound %.2f×; self-check %+v", v.Name, v.Samples, libcrypto[v.Name]*100, v.CryptoShare*100, v.Bound, v.Check)
 		if !c.Checked {
 			t.Errorf("%s: no self-check", v.Name)
 		}
@@ -196,7 +196,7 @@ func checkRemoteProfile(t *testing.T, r *results.Run, host string) {
 	}
 	m := analysis.Analyze(r)
 	v := m.Profile.Variants[0]
-	t.Logf("server profile over ssh: %s; self-check %s", v.BoundWords(), v.CheckWords(m.Profile.Rate))
+	t.Logf("server profile over ssh: bound %.2f×; self-check %+v", v.Bound, v.Check)
 	if !v.Check.Checked || !v.Check.Agrees {
 		t.Errorf("self-check %+v: want the samples to agree with the server's CPU on its host", v.Check)
 	}

@@ -265,8 +265,8 @@ func TestSearchFlatTop(t *testing.T) {
 		}
 		spread := stddev(flat)
 		best := ss.Points[ss.Best]
-		t.Logf("attempt %d: best %s, %.0f req/s per server CPU-second (CI %.0f … %.0f); plateau %v; visits %s; windows on the top differ by %.1f %% (sd)",
-			attempt, best.Value, best.Stats.Mean, best.Stats.CI95Low, best.Stats.CI95High, plateau, ss.VisitOrder(), 100*spread)
+		t.Logf("attempt %d: best %s, %.0f req/s per server CPU-second (CI %.0f … %.0f); plateau %v; visits %+v; windows on the top differ by %.1f %% (sd)",
+			attempt, best.Value, best.Stats.Mean, best.Stats.CI95Low, best.Stats.CI95High, plateau, ss.Search.Visits, 100*spread)
 		if !top[best.Value] {
 			t.Errorf("best ratio %s, want one of 40, 50, 60\n%s", best.Value, out)
 		}

@@ -6,11 +6,9 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
@@ -81,52 +79,6 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 		return v.Libraries[i].Share, true
 	}
 	return 0, false
-}
-
-// BoundWords is the offload bound in words: "offloading all crypto (71.3 % of the server's CPU) could make
-// it at most 3.49× faster (+249 %)".
-func (v *ProfileVariant) BoundWords() notes.Note {
-	if !v.Available() {
-		return v.Missing
-	}
-	return notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound)
-}
-
-// BoundCell is the offload bound as a cell: "3.49× (+249 %)", "∞" when everything was crypto.
-func (v *ProfileVariant) BoundCell() string {
-	if math.IsInf(v.Bound, 1) {
-		return "∞"
-	}
-	return fmt.Sprintf("%.2f× (%s)", v.Bound, notes.BoundGain(v.Bound))
-}
-
-// DeltaWords is the measured Δ against the baseline's bound: "+50.71 %, of at most +249 %"; "" without a Δ.
-func (v *ProfileVariant) DeltaWords() string {
-	if !v.HasDelta {
-		return ""
-	}
-	if v.BaselineBound <= 0 {
-		return format.Delta(v.Delta)
-	}
-	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
-}
-
-// CheckWords is the samples' self-check: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio 1.00,
-// agrees within 10 %"; zero when not checked.
-func (v *ProfileVariant) CheckWords(rate int) notes.Note {
-	c := v.Check
-	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
-		"expected", c.Expected, "ratio", c.Ratio, "agrees", c.Agrees,
-		"close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
-}
-
-// FunctionsLine lists the top functions: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv (kernel), …".
-func (v *ProfileVariant) FunctionsLine() string {
-	parts := make([]string, len(v.Functions))
-	for i, f := range v.Functions {
-		parts[i] = fmt.Sprintf("%s %s (%s)", format.Percent(f.Share), f.Name, f.Library)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // OnLine says that and how the run profiled its server, and at what cost.
@@ -330,38 +282,6 @@ func ratio(a, b float64, ok bool) (float64, bool) {
 	return r, true
 }
 
-// Header is the columns' names: "figure", "unit", every variant, then "Δ% NAME" for every other variant.
-func (t *SpeedTable) Header() []string {
-	h := append([]string{"figure", "unit"}, t.Variants...)
-	for vi, name := range t.Variants {
-		if t.Baseline >= 0 && vi != t.Baseline {
-			h = append(h, "Δ% "+name)
-		}
-	}
-	return h
-}
-
-// Cells are row's cells under Header; Missing where not defined.
-func (t *SpeedTable) Cells(row *SpeedRow) []string {
-	cells := []string{row.Figure(), row.Unit}
-	for vi := range t.Variants {
-		cells = append(cells, orMissing(format.Rate(row.Values[vi]), row.Has[vi]))
-	}
-	for vi := range t.Variants {
-		if d, ok := t.Delta(row, vi); t.Baseline >= 0 && vi != t.Baseline {
-			cells = append(cells, orMissing(format.Delta(d), ok))
-		}
-	}
-	return cells
-}
-
-func orMissing(s string, ok bool) string {
-	if !ok {
-		return format.Missing
-	}
-	return s
-}
-
 // SpeedPair is one figure of two saved speed outputs side by side ("kaeload speed").
 type SpeedPair struct {
 	Label, Unit string
@@ -388,13 +308,3 @@ func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 
 // Ratio returns B/A; false when not defined.
 func (p SpeedPair) Ratio() (float64, bool) { return ratio(p.A, p.B, p.HasA && p.HasB) }
-
-// Line is p in words: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
-func (p SpeedPair) Line() string {
-	s := orMissing(strconv.FormatFloat(p.A, 'f', 1, 64), p.HasA) + " → " +
-		orMissing(strconv.FormatFloat(p.B, 'f', 1, 64), p.HasB) + " " + p.Unit
-	if r, ok := p.Ratio(); ok {
-		s += fmt.Sprintf(", %.2f× (%s)", r, format.Delta((r-1)*100))
-	}
-	return s
-}

@@ -268,15 +268,8 @@ func resetStorm(t *results.Timeline, p, h int) bool {
 
 // hostRole names a host with its role: "NAME (clients and server)".
 func hostRole(h *results.TCPHost) string {
-	switch {
-	case h.Shared || (h.Client && h.Server):
-		return h.Name + " (clients and server)"
-	case h.Server:
-		return h.Name + " (server)"
-	case h.Client:
-		return h.Name + " (clients)"
-	}
-	return h.Name
+	return notes.New(notes.NamedHost, "name", h.Name, "shared", h.Shared, "client", h.Client,
+		"server", h.Server).String()
 }
 
 // RunsReport is the analysis of stored runs against the reference runs[0], computed once by AnalyzeRuns.

@@ -22,17 +22,11 @@ func TestSpeedTable(t *testing.T) {
 	if got := strings.Join(figures, "|"); got != wantFigures {
 		t.Errorf("figures = %q, want %q", got, wantFigures)
 	}
-	if got, want := strings.Join(st.Header(), "|"), "figure|unit|baseline|kae|Δ% kae"; got != want {
-		t.Errorf("header = %q, want %q", got, want)
-	}
 	if d, ok := st.Delta(&st.Rows[0], 1); !ok || d != 100 {
 		t.Errorf("Δ%% of kae's RSA signing = %v, %v; want 100, true (1602.4 / 801.2)", d, ok)
 	}
 	if d, ok := st.Delta(&st.Rows[1], 1); ok {
 		t.Errorf("Δ%% of a figure kae lacks = %v, true; want undefined", d)
-	}
-	if got, want := strings.Join(st.Cells(&st.Rows[2]), "|"), "[1] sms4-cbc 16 bytes|bytes/s|26,448,180.0|-|-"; got != want {
-		t.Errorf("cells = %q, want %q", got, want)
 	}
 	if len(st.Failures) != 1 || st.Failures[0].Variant != "kae" || st.Failures[0].Command != 1 || !strings.Contains(st.Failures[0].Error, "exit status 1") {
 		t.Errorf("failures = %+v, want kae's speed[1] with its error", st.Failures)

@@ -248,15 +248,6 @@ func (s *SearchSummary) Lines() notes.List {
 	return lines
 }
 
-// VisitOrder lists the visits as "1:50 2:25 …" (visit number:value).
-func (s *SearchSummary) VisitOrder() string {
-	parts := make([]string, len(s.Search.Visits))
-	for i, v := range s.Search.Visits {
-		parts[i] = strconv.Itoa(i+1) + ":" + v.Value
-	}
-	return strings.Join(parts, " ")
-}
-
 // searchSweep shows the search's plateau, and a best only when alone on it with every point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)

@@ -28,7 +28,7 @@ func TestCheckThresholds(t *testing.T) {
 	for _, c := range cs {
 		w, ok := want[key{c.Threshold.Expr, c.Variant}]
 		if !ok || c.Passed != w || !c.Measured {
-			t.Errorf("%s for %s: passed %v (measured %v, %s), want %v", c.Threshold.Expr, c.Variant, c.Passed, c.Measured, c.Shown(), w)
+			t.Errorf("%s for %s: passed %v (measured %v, %s), want %v", c.Threshold.Expr, c.Variant, c.Passed, c.Measured, c.Shown().String(), w)
 		}
 		if c.Threshold.Metric == results.MetricVs && (c.Value < 0.49 || c.Value > 0.52) {
 			t.Errorf("kae vs baseline = %v, want about +50 %%", c.Value)
@@ -39,7 +39,7 @@ func TestCheckThresholds(t *testing.T) {
 	r := fixture.ThresholdRun()
 	r.Variants[1].Reps = nil
 	for _, c := range Analyze(r).Thresholds {
-		if strings.HasPrefix(c.Variant, "kae") && (c.Passed || c.Measured || c.Shown() != "not measured") {
+		if strings.HasPrefix(c.Variant, "kae") && (c.Passed || c.Measured || c.Shown().String() != "not measured") {
 			t.Errorf("%s for %s without repetitions: %+v", c.Threshold.Expr, c.Variant, c)
 		}
 	}
@@ -91,8 +91,8 @@ func TestTimelineThresholds(t *testing.T) {
 					t.Errorf("%s for %s: measured %v, value %v, passed %v; want %v, %v, %v", c.Threshold.Expr, c.Variant, c.Measured, c.Value, c.Passed, tc.measured, tc.values[j], tc.passed[j])
 				}
 			}
-			if !tc.measured && cs[0].Shown() != "not measured" {
-				t.Errorf("shown %q, want not measured", cs[0].Shown())
+			if !tc.measured && cs[0].Shown().String() != "not measured" {
+				t.Errorf("shown %q, want not measured", cs[0].Shown().String())
 			}
 		})
 	}
@@ -127,8 +127,8 @@ func TestProbeThresholds(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if c.Measured != w.measured || c.Passed != w.passed || c.Shown() != w.shown {
-			t.Errorf("%s for %s: measured %v, passed %v, shown %q; want %v, %v, %q", c.Threshold.Expr, c.Variant, c.Measured, c.Passed, c.Shown(), w.measured, w.passed, w.shown)
+		if c.Measured != w.measured || c.Passed != w.passed || c.Shown().String() != w.shown {
+			t.Errorf("%s for %s: measured %v, passed %v, shown %q; want %v, %v, %q", c.Threshold.Expr, c.Variant, c.Measured, c.Passed, c.Shown().String(), w.measured, w.passed, w.shown)
 		}
 	}
 }

@@ -4,13 +4,11 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
-	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
@@ -184,26 +182,10 @@ type ThresholdCheck struct {
 	Passed    bool              `json:"passed"`
 }
 
-// Shown renders the figure ("12,345.6 req/s") or "not measured".
-func (c *ThresholdCheck) Shown() string {
-	v := c.Value
-	switch m := c.Threshold.Metric; {
-	case !c.Measured:
-		return "not measured"
-	case m == results.MetricRate:
-		return format.Rate(v) + " req/s"
-	case m == results.MetricErrorShare:
-		return strconv.FormatFloat(v*100, 'g', 3, 64) + " %"
-	case m == results.MetricLatency:
-		return format.Millis(int64(v)) + " ms"
-	case m == results.MetricClientBound || m == results.MetricServerSaturated:
-		return strconv.FormatBool(v != 0)
-	case m == results.MetricVs:
-		return format.Delta(v * 100)
-	case m == results.MetricProbePerRequest:
-		return strconv.FormatFloat(v, 'f', 3, 64) + " per request"
-	}
-	return format.Number(v) // the counts
+// Shown is the figure in its metric's unit ("12,345.6 req/s"), or "not measured".
+func (c *ThresholdCheck) Shown() notes.Note {
+	return notes.New(notes.ThresholdFigure, "metric", c.Threshold.Metric, "value", c.Value,
+		"measured", c.Measured)
 }
 
 // Line is c's verdict: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
@@ -301,7 +283,8 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 
 // crossedLine is c's expression, variant and figure: the line of a crossed threshold.
 func crossedLine(c *ThresholdCheck) notes.Note {
-	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant, "shown", c.Shown())
+	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant,
+		"shown", c.Shown().String())
 }
 
 // caveatsOf lists what v's figures measured besides the server, most serious first.

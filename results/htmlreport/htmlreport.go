@@ -112,10 +112,7 @@ func newPage(m *analysis.Report) *page {
 		pg.Drift = &section{Lines: []string{title}, Tables: []*table{fromTable("", dt)}}
 	}
 	if ss := m.Search; ss != nil {
-		pg.Search = &section{Lines: ss.Lines().Strings(), Tables: []*table{fromTable("", tables.Search(ss))}}
-		if len(ss.Points) > 0 {
-			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
-		}
+		pg.Search = &section{Lines: tables.SearchLines(ss), Tables: []*table{fromTable("", tables.Search(ss))}}
 	}
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
 	pg.Capacity, pg.Charts, pg.Timeline = capacitySectionOf(m), charts(m, vs), timelineSectionOf(vs, m)

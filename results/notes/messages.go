@@ -106,6 +106,15 @@ var (
 	ExcludedWindow = code("excluded_window", `variant {{.variant}} rep {{.rep}}: {{rate .rate}} req/s set `+
 		`aside and measured again (exclude_flagged): {{.why}}`)
 	ThresholdCrossed = code("threshold_crossed", `{{.expr}}: {{.variant}} {{.shown}}`)
+	// ThresholdFigure is a checked threshold's figure in its metric's (a results.Metric*) unit.
+	ThresholdFigure = code("threshold_figure", `{{$v := .value}}{{if not .measured}}not measured
+		{{- else if eq .metric "req/s"}}{{rate $v}} req/s
+		{{- else if eq .metric "error_share"}}{{printf "%.3g" (mul $v 100)}} %
+		{{- else if eq .metric "latency"}}{{millis $v}} ms
+		{{- else if or (eq .metric "client_bound") (eq .metric "server_saturated")}}{{ne $v 0.0}}
+		{{- else if eq .metric "vs"}}{{delta (mul $v 100)}}
+		{{- else if eq .metric "probe_per_request"}}{{printf "%.3f" $v}} per request
+		{{- else}}{{number $v}}{{end}}`)
 	ThresholdChecked = code("threshold_checked", `{{if .passed}}PASS{{else}}CROSSED{{end}}  {{.check}}`)
 	TLS12Hint        = code("tls12_hint", `variant {{.variant}}: every handshake negotiated TLS 1.2, yet the `+
 		`ClientHello also offered TLS 1.3 and generated a TLS 1.3 key share the server never used; `+
@@ -231,6 +240,15 @@ var (
 	ProfileBound = code("profile_bound", `offloading all crypto ({{percent1 .share}} of the server's CPU) `+
 		`{{if infinite .bound}}leaves no bound: the server did nothing else{{else}}could make it at most `+
 		`{{printf "%.2f" .bound}}× faster ({{template "-gain" .bound}}){{end}}`)
+	// ProfileBoundCell is the bound as a table cell: "3.49× (+249 %)".
+	ProfileBoundCell = code("profile_bound_cell", `{{if infinite .bound}}∞{{else}}{{printf "%.2f" .bound}}× `+
+		`({{template "-gain" .bound}}){{end}}`)
+	// ProfileDelta is a measured Δ "of at most" of, the baseline's bound (0: no baseline profile).
+	ProfileDelta = code("profile_delta", `{{delta .delta}}{{if gt .of 0.0}}, of at most `+
+		`{{template "-gain" .of}}{{end}}`)
+	// ProfileFunctions lists the top functions: "62.1 % [unknown] (libcrypto.so.3), …".
+	ProfileFunctions = code("profile_functions", `top functions: {{range $i, $f := .functions}}`+
+		`{{if $i}}, {{end}}{{percent1 $f.Share}} {{$f.Name}} ({{$f.Library}}){{end}}`)
 	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
 		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
 		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+
@@ -308,6 +326,9 @@ var (
 	HostRole = code("host_role", `{{if .shared}}clients and server in one network namespace, counted `+
 		`once{{else if and .client .server}}clients and server{{else if .server}}the `+
 		`server{{else if .client}}the clients{{else}}neither clients nor server{{end}}`)
+	// NamedHost is a host with its role: "NAME (clients and server)".
+	NamedHost = code("named_host", `{{.name}}{{if or .shared (and .client .server)}} (clients and server)`+
+		`{{else if .server}} (server){{else if .client}} (clients){{end}}`)
 	CounterGrew = code("counter_grew", `{{.name}} {{with .unread}}at least +{{count $.value}} `+
 		`({{plural . "interval"}} not read){{else}}+{{count .value}}{{end}}`)
 	ListenerWords = code("listener_words", `port {{.port}} on {{.host}}: {{with .unavailable}}not read `+
@@ -496,9 +517,6 @@ func portCount(f float64) string {
 	}
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
-
-// BoundGain is an offload bound as a gain: "+249 %", "+∞".
-func BoundGain(bound float64) string { return say("-gain", bound) }
 
 // Seconds writes a time in a window in seconds: "4.0 s".
 func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" }

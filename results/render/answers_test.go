@@ -16,6 +16,7 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -157,11 +158,12 @@ var answers = map[string]answer{
 		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)"}},
 	"Report.Profile": {run: fixture.ProfileRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		t := m.Profile
-		return []string{t.OnLine().String(), t.Variants[0].BoundWords().String(), t.Variants[1].DeltaWords(), t.Variants[0].CheckWords(t.Rate).String(),
-			t.Variants[2].Missing.String(), "libcrypto.so.3", t.Variants[0].Pprof}
+		bound, delta, check := profileWords(t)
+		return []string{t.OnLine().String(), bound, delta, check, t.Variants[2].Missing.String(), "libcrypto.so.3", t.Variants[0].Pprof}
 	}, "md", func(m *analysis.Report) []string {
 		t := m.Profile
-		return []string{mdEscape(t.OnLine().String()), mdEscape(t.Variants[0].BoundWords().String()), mdEscape(t.Variants[1].DeltaWords()),
+		bound, delta, _ := profileWords(t)
+		return []string{mdEscape(t.OnLine().String()), mdEscape(bound), mdEscape(delta),
 			mdEscape(t.Variants[2].Missing.String())}
 	}, "json", func(m *analysis.Report) []string {
 		return []string{`"server_profile": {`, `"name": "libcrypto.so.3",` + "\n            \"share\": 0.667", `"reason": "profile not available: perf not found"`,
@@ -409,6 +411,14 @@ var timelineAnswers = map[string]answer{
 
 // shortRun is DiagnosedRun cut to two window seconds: too short to judge
 // stalls or a trend.
+// profileWords are the baseline's bound and self-check and the second variant's Δ, as tables words them.
+func profileWords(t *analysis.ProfileTable) (bound, delta, check string) {
+	lines, name := tables.ProfileLines(t), t.Variants[0].Name+": "
+	rows := tables.Profile(t).Rows
+	delta = rows[slices.IndexFunc(rows, func(r []string) bool { return r[0] == "Δ vs baseline" })][2]
+	return strings.TrimPrefix(lines[1], name), delta, strings.TrimPrefix(lines[2], name+"self-check: ")
+}
+
 func shortRun() *results.Run {
 	r := fixture.DiagnosedRun()
 	tl := r.Variants[0].Reps[0].Timeline

@@ -8,6 +8,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/internal/fixture"
 	"github.com/kaeload/kaeload/results/stats"
+	"github.com/kaeload/kaeload/results/tables"
 	"regexp"
 	"slices"
 	"strings"
@@ -143,7 +144,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 	if st == nil || st.Baseline != -1 || st.BaselineName != "baseline" {
 		t.Fatalf("Speed = %+v; want baseline -1 named baseline", st)
 	}
-	if h := st.Header(); slices.ContainsFunc(h, func(c string) bool { return strings.HasPrefix(c, "Δ%") }) {
+	if h := tables.Speed(st).Header; slices.ContainsFunc(h, func(c string) bool { return strings.HasPrefix(c, "Δ%") }) {
 		t.Errorf("speed header without a baseline has Δ columns: %q", h)
 	}
 	text.Reset()

@@ -258,11 +258,7 @@ func (d *doc) rounds(s *analysis.RunSummary) {
 
 func (d *doc) search(ss *analysis.SearchSummary) {
 	d.heading(1, "search "+ss.Search.Series, "Search "+ss.Search.Series)
-	lines := ss.Lines().Strings()
-	if len(ss.Points) > 0 {
-		lines = append(lines, "visit order: "+ss.VisitOrder())
-	}
-	d.list(lines)
+	d.list(tables.SearchLines(ss))
 	if len(ss.Points) > 0 {
 		d.table(tables.Search(ss))
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -35,13 +36,23 @@ func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.Speed
 	figures := []object{}
 	for _, p := range ps {
 		r, ok := p.Ratio()
-		text.Add(p.Label, p.Line())
+		text.Add(p.Label, speedPairLine(p))
 		rows = append(rows, []string{p.Label, p.Unit, floatCell(p.A, p.HasA), floatCell(p.B, p.HasB), floatCell(r, ok), floatCell((r-1)*100, ok)})
 		figures = append(figures, newObject(must("figure", p.Label), must("unit", p.Unit), opt("a", measure.Opt(p.A, p.HasA)),
 			opt("b", measure.Opt(p.B, p.HasB)), opt("ratio", measure.Opt(r, ok)), opt("delta_pct", measure.Opt((r-1)*100, ok))))
 	}
 	head := fmt.Sprintf("A: %s\nB: %s\n\n", nameA, nameB)
 	return writeSpeed(w, kind, head, text, rows, newObject(must("a", nameA), must("b", nameB), must("figures", figures)))
+}
+
+// speedPairLine is p in words: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
+func speedPairLine(p analysis.SpeedPair) string {
+	s := tables.OrMissing(p.HasA, strconv.FormatFloat(p.A, 'f', 1, 64)) + " → " +
+		tables.OrMissing(p.HasB, strconv.FormatFloat(p.B, 'f', 1, 64)) + " " + p.Unit
+	if r, ok := p.Ratio(); ok {
+		s += fmt.Sprintf(", %.2f× (%s)", r, format.Delta((r-1)*100))
+	}
+	return s
 }
 
 func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]string, js any) error {

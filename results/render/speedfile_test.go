@@ -20,8 +20,8 @@ func TestSpeedPairLine(t *testing.T) {
 		{analysis.SpeedPair{Unit: "ops/s", B: 50, HasB: true}, "- → 50.0 ops/s"},
 		{analysis.SpeedPair{Unit: "ops/s", A: 0, B: 50, HasA: true, HasB: true}, "0.0 → 50.0 ops/s"},
 	} {
-		if got := tc.p.Line(); got != tc.want {
-			t.Errorf("Line() = %q, want %q", got, tc.want)
+		if got := speedPairLine(tc.p); got != tc.want {
+			t.Errorf("speedPairLine = %q, want %q", got, tc.want)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -248,6 +249,20 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
+// SearchLines are the search's lines, then, with a point, its visits as "visit order: 1:50 2:25 …"
+// (visit number:value).
+func SearchLines(s *analysis.SearchSummary) []string {
+	lines := s.Lines().Strings()
+	if len(s.Points) == 0 {
+		return lines
+	}
+	visits := make([]string, len(s.Search.Visits))
+	for i, v := range s.Search.Visits {
+		visits[i] = strconv.Itoa(i+1) + ":" + v.Value
+	}
+	return append(lines, "visit order: "+strings.Join(visits, " "))
+}
+
 // Search has a row per visited value in grid order.
 func Search(s *analysis.SearchSummary) Table {
 	t := Table{}.cols(">"+s.Search.Key, "visits", ">windows", ">mean "+s.Unit(), "95 % CI", "mark")
@@ -281,14 +296,31 @@ func Capacity(c *results.Capacity) Table {
 	return t
 }
 
-// Speed is the crypto speed table: a row per figure, a column per variant.
+// Speed is the crypto speed table: a row per figure, its unit, a column per variant, then "Δ% NAME" for
+// every other variant (no Δ % without a baseline); "-" where a value or Δ is not defined.
 func Speed(t *analysis.SpeedTable) Table {
-	tb := Table{Header: t.Header()}
-	for i := range tb.Header {
-		tb.Right = append(tb.Right, i >= 2)
+	tb := Table{}.cols("figure", "unit")
+	for _, name := range t.Variants {
+		tb = tb.cols(">" + name)
+	}
+	var others []int // the variants with a Δ % column
+	for vi, name := range t.Variants {
+		if t.Baseline >= 0 && vi != t.Baseline {
+			others = append(others, vi)
+			tb = tb.cols(">Δ% " + name)
+		}
 	}
 	for i := range t.Rows {
-		tb.Add(t.Cells(&t.Rows[i])...)
+		row := &t.Rows[i]
+		cells := []string{row.Figure(), row.Unit}
+		for vi := range t.Variants {
+			cells = append(cells, OrMissing(row.Has[vi], format.Rate(row.Values[vi])))
+		}
+		for _, vi := range others {
+			d, ok := t.Delta(row, vi)
+			cells = append(cells, OrMissing(ok, format.Delta(d)))
+		}
+		tb.Add(cells...)
 	}
 	return tb
 }
@@ -297,7 +329,7 @@ func Speed(t *analysis.SpeedTable) Table {
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		t.Add(either(cs[i].Passed, "pass", "CROSSED"), cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
+		t.Add(either(cs[i].Passed, "pass", "CROSSED"), cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown().String())
 	}
 	return t
 }
@@ -396,8 +428,13 @@ func Profile(t *analysis.ProfileTable) Table {
 		})
 	}
 	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
-	row("offload bound (at most)", (*analysis.ProfileVariant).BoundCell)
-	row("Δ vs baseline", func(v *analysis.ProfileVariant) string { return cmp.Or(v.DeltaWords(), format.Missing) })
+	row("offload bound (at most)", func(v *analysis.ProfileVariant) string {
+		return notes.New(notes.ProfileBoundCell, "bound", v.Bound).String()
+	})
+	row("Δ vs baseline", func(v *analysis.ProfileVariant) string {
+		d := notes.New(notes.ProfileDelta, "delta", v.Delta, "of", v.BaselineBound)
+		return OrMissing(v.HasDelta, d.String())
+	})
 	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
 	return tb
 }

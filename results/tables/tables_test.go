@@ -155,3 +155,14 @@ func TestRepTables(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeed: a column per variant, then Δ % against the baseline; "-" where a figure is missing.
+func TestSpeed(t *testing.T) {
+	tb := Speed(analysis.Analyze(fixture.SpeedRun()).Speed)
+	if got, want := strings.Join(tb.Header, "|"), "figure|unit|baseline|kae|Δ% kae"; got != want {
+		t.Errorf("header = %q, want %q", got, want)
+	}
+	if got, want := strings.Join(tb.Rows[2], "|"), "[1] sms4-cbc 16 bytes|bytes/s|26,448,180.0|-|-"; got != want {
+		t.Errorf("cells = %q, want %q", got, want)
+	}
+}

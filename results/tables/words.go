@@ -182,9 +182,12 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 			out = append(out, v.Name+": "+v.Missing.String())
 			continue
 		}
-		out = append(out, v.Name+": top functions: "+v.FunctionsLine(), v.Name+": "+v.BoundWords().String())
-		if w := v.CheckWords(t.Rate).String(); w != "" {
-			out = append(out, v.Name+": self-check: "+w)
+		out = append(out, v.Name+": "+notes.New(notes.ProfileFunctions, "functions", v.Functions).String(),
+			v.Name+": "+notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound).String())
+		if c, tol := v.Check, analysis.ProfileCheckTolerance; c.Checked {
+			out = append(out, v.Name+": self-check: "+notes.New(notes.ProfileCheck, "samples", c.Samples,
+				"cpu_seconds", c.CPUSeconds, "rate", t.Rate, "expected", c.Expected, "ratio", c.Ratio,
+				"agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= tol, "tolerance", tol).String())
 		}
 		out = append(out, v.Name+": pprof: "+v.Pprof)
 	}
