@@ -27,15 +27,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	cols, keys := measure.Columns(m, measure.CSV), slices.Sorted(maps.Keys(head.Sweep))
 	var rows [][]string
 	row := func(v *results.Variant, rep string, cell func(measure.Column) string) {
-		out := []string{v.Name, v.Series}
-		for _, k := range keys {
-			out = append(out, v.Sweep[k])
-		}
-		out = append(out, rep)
-		for _, c := range cols {
-			out = append(out, cell(c))
-		}
-		rows = append(rows, out)
+		sweep := measure.Map(keys, func(k string) string { return v.Sweep[k] })
+		rows = append(rows, slices.Concat([]string{v.Name, v.Series}, sweep, []string{rep}, measure.Map(cols, cell)))
 	}
 	row(head, "rep", func(c measure.Column) string { return c.Key })
 	for i := range r.Variants {
