@@ -108,12 +108,14 @@ func (f Fields) Get(path string) any {
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.
 func RepJSON(x *Rep) Fields {
-	return withMeasures(Fields{{"rep", x.Rep.Index + 1}}, x.R, func(c Column) (Value, bool) { return c.OfRep(x), c.Rep != nil })
+	of := func(c Column) (Value, bool) { return c.OfRep(x), c.Rep != nil }
+	return withMeasures(Fields{{"rep", x.Rep.Index + 1}}, x.R, of)
 }
 
 // VariantJSON is variant x as JSON: its name, then its measures.
 func VariantJSON(x *Variant) Fields {
-	return withMeasures(Fields{{"name", x.Name}}, x.R, func(c Column) (Value, bool) { return c.OfVariant(x), c.Variant != nil })
+	of := func(c Column) (Value, bool) { return c.OfVariant(x), c.Variant != nil }
+	return withMeasures(Fields{{"name", x.Name}}, x.R, of)
 }
 
 // withMeasures is f with the JSON columns that read it, by their JSONName; one that does not read it

@@ -76,9 +76,7 @@ func Summarize(m *analysis.Report) *SummaryJSON {
 		}
 		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: reps}))
 	}
-	for k := range s.Sweeps {
-		out.Sweeps = append(out.Sweeps, sweepJSON(s, &s.Sweeps[k]))
-	}
+	out.Sweeps = measure.Map(s.Sweeps, func(sw analysis.SweepSummary) object { return sweepJSON(s, &sw) })
 	if m.Capacities != nil {
 		knees := measure.Map(m.Capacities, func(c results.Capacity) object {
 			return newObject(must("variant", r.Variants[c.Variant].Name), must("knee", c.Knee), opt("fail", c.Fail),
