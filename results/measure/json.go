@@ -118,8 +118,7 @@ func VariantJSON(x *Variant) Fields {
 	return withMeasures(Fields{{"name", x.Name}}, x.R, of)
 }
 
-// withMeasures is f with the JSON columns that read it, by their JSONName; one that does not read it
-// (ok false) makes no field, not even the object its dotted name nests in.
+// withMeasures appends to f the JSON columns of reads (ok); others make no field, nor its parent object.
 func withMeasures(f Fields, m *analysis.Report, of func(Column) (v Value, ok bool)) Fields {
 	for _, c := range Columns(m, JSON) {
 		if v, ok := of(c); ok {
