@@ -297,8 +297,7 @@ func capacityOf(x *Variant) *results.Capacity {
 	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
-// serverCPUColumn is a CSV column of a variant's requests per server CPU-second, read by
-// serverCPUStats, or by serverCPUTested of their comparison with the baseline's.
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second or their comparison.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }

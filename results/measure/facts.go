@@ -175,10 +175,7 @@ func serverCPULine(x *Rep) string {
 		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(x.Rep.Total.Requests)/u.Seconds))
 	}
 	if s := x.Rep.ServerCPUs; s != nil && s.Name != "" {
-		var pids []string
-		for _, p := range s.PIDs[:min(len(s.PIDs), 4)] {
-			pids = append(pids, strconv.Itoa(p))
-		}
+		pids := Map(s.PIDs[:min(len(s.PIDs), 4)], strconv.Itoa)
 		if more := len(s.PIDs) - 4; more > 0 {
 			pids[3] += fmt.Sprintf(" and %d more", more)
 		}

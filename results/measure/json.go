@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
 )
@@ -107,21 +108,21 @@ func (f Fields) Get(path string) any {
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.
 func RepJSON(x *Rep) Fields {
-	f := Fields{{"rep", x.Rep.Index + 1}}
-	for _, c := range Columns(x.R, JSON) {
-		if name := c.JSONName(); name != "" && c.Rep != nil {
-			f.Set(name, c.OfRep(x).JSON())
-		}
-	}
-	return f
+	of := func(c Column) (Value, bool) { return c.OfRep(x), c.Rep != nil }
+	return withMeasures(Fields{{"rep", x.Rep.Index + 1}}, x.R, of)
 }
 
 // VariantJSON is variant x as JSON: its name, then its measures.
 func VariantJSON(x *Variant) Fields {
-	f := Fields{{"name", x.Name}}
-	for _, c := range Columns(x.R, JSON) {
-		if name := c.JSONName(); name != "" && c.Variant != nil {
-			f.Set(name, c.OfVariant(x).JSON())
+	of := func(c Column) (Value, bool) { return c.OfVariant(x), c.Variant != nil }
+	return withMeasures(Fields{{"name", x.Name}}, x.R, of)
+}
+
+// withMeasures appends to f the JSON columns of reads (ok); others make no field, nor its parent object.
+func withMeasures(f Fields, m *analysis.Report, of func(Column) (v Value, ok bool)) Fields {
+	for _, c := range Columns(m, JSON) {
+		if v, ok := of(c); ok {
+			f.Set(c.JSONName(), v.JSON())
 		}
 	}
 	return f
@@ -152,8 +153,9 @@ func Dense(f Fields) Fields {
 	return slices.DeleteFunc(f, func(fd Field) bool { return fd.Value == nil })
 }
 
-func each[T any](xs []T, f func(T) Fields) []Fields {
-	var out []Fields
+// Map is f of each of xs, in order; empty, not nil, for none.
+func Map[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
 	for _, x := range xs {
 		out = append(out, f(x))
 	}
@@ -166,13 +168,13 @@ var timelineJSON = []Measure{
 	{Key: "interval_s", Unit: "s", Show: JSON, Rep: withTimeline(func(tl *diagnosis.Repetition) Value { return G(tl.Interval.Seconds()) })},
 	{Key: "rate_range", Show: JSON, Rep: func(x *Rep) Value { return Object(x.A.Timeline.Range) }},
 	{Key: "stalls", Show: JSON, Rep: func(x *Rep) Value {
-		return Object(each(x.A.Timeline.Stalls, func(s diagnosis.Stall) Fields {
+		return Object(Map(x.A.Timeline.Stalls, func(s diagnosis.Stall) Fields {
 			return Fields{{"start_s", s.Start.Seconds()}, {"end_s", s.End.Seconds()}, {"req_per_s", s.Rate}}
 		}))
 	}},
 	{Key: "stalls_judged", Show: JSON, Rep: func(x *Rep) Value { return If(x.A.Timeline.StallsJudged, Truth(true)) }},
 	{Key: "timeline", Show: JSON, Rep: func(x *Rep) Value {
-		return From(x.Rep.Timeline, func(t *results.Timeline) Value { return Object(each(t.Points, pointJSON)) })
+		return From(x.Rep.Timeline, func(t *results.Timeline) Value { return Object(Map(t.Points, pointJSON)) })
 	}},
 	{Key: "tcp", Show: JSON, Rep: func(x *Rep) Value {
 		hosts := map[string]diagnosis.HostCounts{}
@@ -182,14 +184,14 @@ var timelineJSON = []Measure{
 		return Object(hosts)
 	}},
 	{Key: "diagnoses", Show: JSON, Rep: func(x *Rep) Value {
-		return Object(each(x.A.Timeline.Diagnoses, func(d diagnosis.Diagnosis) Fields {
+		return Object(Map(x.A.Timeline.Diagnoses, func(d diagnosis.Diagnosis) Fields {
 			return Dense(Fields{{"rule", d.Rule}, {"title", d.Title}, {"variant", d.Variant}, {"rep", d.Rep}, {"cause", d.Cause.String()},
 				{"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()},
 				Omit("counters", d.Counters), Omit("stalls", d.Stalls)})
 		}))
 	}},
 	{Key: "not_attributable", Show: JSON, Rep: func(x *Rep) Value {
-		return Object(each(x.A.Timeline.HostOnly, func(h diagnosis.HostOnly) Fields {
+		return Object(Map(x.A.Timeline.HostOnly, func(h diagnosis.HostOnly) Fields {
 			return Dense(Fields{{"rule", h.Rule}, {"title", h.Title}, {"text", h.Line()}, Omit("counters", h.Counters)})
 		}))
 	}},

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,13 +31,7 @@ func rateRange(key string, f func(*diagnosis.RateRange) float64) Measure {
 
 // joined is f of each item, those not "" separated by ";".
 func joined[T any](items []T, f func(T) string) Value {
-	var out []string
-	for _, it := range items {
-		if s := f(it); s != "" {
-			out = append(out, s)
-		}
-	}
-	return Words(strings.Join(out, ";"))
+	return Words(strings.Join(slices.DeleteFunc(Map(items, f), isEmpty), ";"))
 }
 
 // timeline: what a repetition's timeline says (RepReport.Timeline).
@@ -115,11 +110,9 @@ func StallsCell(tl *diagnosis.Repetition) string {
 	case len(tl.Stalls) == 0:
 		return "none"
 	}
-	var parts []string
-	for _, s := range tl.Stalls {
-		parts = append(parts, StallSpan(s)+" at "+format.Rate(s.Rate)+" req/s")
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(Map(tl.Stalls, func(s diagnosis.Stall) string {
+		return StallSpan(s) + " at " + format.Rate(s.Rate) + " req/s"
+	}), ", ")
 }
 
 // StallSpan is a stall's seconds from the window's start: "3.0–5.0 s".

@@ -27,23 +27,16 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	cols, keys := measure.Columns(m, measure.CSV), slices.Sorted(maps.Keys(head.Sweep))
 	var rows [][]string
 	row := func(v *results.Variant, rep string, cell func(measure.Column) string) {
-		out := []string{v.Name, v.Series}
-		for _, k := range keys {
-			out = append(out, v.Sweep[k])
-		}
-		out = append(out, rep)
-		for _, c := range cols {
-			out = append(out, cell(c))
-		}
-		rows = append(rows, out)
+		sweep := measure.Map(keys, func(k string) string { return v.Sweep[k] })
+		lead := slices.Concat([]string{v.Name, v.Series}, sweep, []string{rep})
+		rows = append(rows, append(lead, measure.Map(cols, cell)...))
 	}
 	row(head, "rep", func(c measure.Column) string { return c.Key })
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
 			x := measure.NewRep(m, i, j)
-			row(v, strconv.Itoa(v.Reps[j].Index+1),
-				func(c measure.Column) string { return c.OfRep(x).Text() })
+			row(v, strconv.Itoa(v.Reps[j].Index+1), func(c measure.Column) string { return c.OfRep(x).Text() })
 		}
 		x := measure.NewVariant(m, i)
 		row(v, "all", func(c measure.Column) string { return c.OfVariant(x).Text() })
@@ -56,15 +49,14 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		}
 	}
 	// A window an interrupt cut short or exclude_flagged set aside, with the reports' line.
-	lines := map[string][]string{"partial": m.Partial.Strings(), "excluded": m.Excluded.Strings()}
-	for _, mark := range []string{"partial", "excluded"} {
+	for k, mark := range []string{"partial", "excluded"} {
+		lines := [][]string{m.Partial.Strings(), m.Excluded.Strings()}[k]
 		for i := range r.Variants {
 			v := &r.Variants[i]
-			for _, p := range map[string][]results.Rep{"partial": v.Partial, "excluded": v.Excluded}[mark] {
-				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[mark][0]}
-				lines[mark] = lines[mark][1:]
-				row(v, strconv.Itoa(p.Index+1)+" "+mark,
-					func(c measure.Column) string { return c.OfRep(x).Text() })
+			for _, p := range [][]results.Rep{v.Partial, v.Excluded}[k] {
+				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[0]}
+				lines = lines[1:]
+				row(v, strconv.Itoa(p.Index+1)+" "+mark, func(c measure.Column) string { return c.OfRep(x).Text() })
 			}
 		}
 	}

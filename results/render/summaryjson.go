@@ -76,15 +76,12 @@ func Summarize(m *analysis.Report) *SummaryJSON {
 		}
 		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: reps}))
 	}
-	for k := range s.Sweeps {
-		out.Sweeps = append(out.Sweeps, sweepJSON(s, &s.Sweeps[k]))
-	}
+	out.Sweeps = measure.Map(s.Sweeps, func(sw analysis.SweepSummary) object { return sweepJSON(s, &sw) })
 	if m.Capacities != nil {
-		knees := []object{}
-		for _, c := range m.Capacities {
-			knees = append(knees, newObject(must("variant", r.Variants[c.Variant].Name), must("knee", c.Knee), opt("fail", c.Fail),
-				opt("below_from", c.BelowFrom), opt("at_max", c.AtMax), must("steps", len(c.Steps))))
-		}
+		knees := measure.Map(m.Capacities, func(c results.Capacity) object {
+			return newObject(must("variant", r.Variants[c.Variant].Name), must("knee", c.Knee), opt("fail", c.Fail),
+				opt("below_from", c.BelowFrom), opt("at_max", c.AtMax), must("steps", len(c.Steps)))
+		})
 		out.Capacity = newObject(must("line", m.CapacityLine.String()), must("variants", knees))
 	}
 	return out
@@ -110,7 +107,7 @@ func sweepJSON(s *analysis.RunSummary, sw *analysis.SweepSummary) object {
 	}
 	label := func(i int) string { return at(sw.Labels, slices.Index(sw.Variants, i)) }
 	return newObject(must("series", sw.Series), must("keys", sw.Keys), must("values", values), opt("top", label(sw.Top)),
-		opt("best", label(sw.Best)), opt("plateau", labelled(sw.Plateau, label)), must("family", sw.Family),
+		opt("best", label(sw.Best)), opt("plateau", measure.Map(sw.Plateau, label)), must("family", sw.Family),
 		opt("caution", sw.Caution), opt("verdict", tables.PlateauLine(s, sw)))
 }
 
@@ -120,14 +117,6 @@ func at[T any](xs []T, i int) (x T) {
 		x = xs[i]
 	}
 	return x
-}
-
-func labelled(is []int, label func(int) string) []string {
-	var out []string
-	for _, i := range is {
-		out = append(out, label(i))
-	}
-	return out
 }
 
 // driftJSON is the drift by round (null without a rate).
@@ -147,21 +136,19 @@ func speedJSON(st *analysis.SpeedTable) object {
 	if st == nil {
 		return nil
 	}
-	figures := []object{}
-	for i := range st.Rows {
-		row := &st.Rows[i]
+	figures := measure.Map(st.Rows, func(row analysis.SpeedRow) object {
 		values, deltas := map[string]float64{}, map[string]float64{}
 		for vi, name := range st.Variants {
 			if row.Has[vi] {
 				values[name] = row.Values[vi]
 			}
-			if d, ok := st.Delta(row, vi); ok && vi != st.Baseline {
+			if d, ok := st.Delta(&row, vi); ok && vi != st.Baseline {
 				deltas[name] = d
 			}
 		}
-		figures = append(figures, newObject(must("command", row.Command), must("figure", row.Figure()), must("algorithm", row.Algorithm),
-			opt("operation", row.Operation), opt("block", row.Block), must("unit", row.Unit), must("values", values), opt("delta_pct", deltas)))
-	}
+		return newObject(must("command", row.Command), must("figure", row.Figure()), must("algorithm", row.Algorithm),
+			opt("operation", row.Operation), opt("block", row.Block), must("unit", row.Unit), must("values", values), opt("delta_pct", deltas))
+	})
 	return newObject(must("baseline", st.BaselineName), must("baseline_measured", st.Baseline >= 0), must("commands", st.Commands),
 		must("figures", figures), opt("failures", st.Failures))
 }
@@ -180,7 +167,7 @@ func searchJSON(ss *analysis.SearchSummary) object {
 	}
 	return newObject(must("series", se.Series), must("key", se.Key), must("objective", se.Maximize), must("windows", ss.Windows),
 		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant),
-		opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)), opt("plateau", labelled(ss.Plateau, value)),
+		opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)), opt("plateau", measure.Map(ss.Plateau, value)),
 		opt("plateau_low", at(ss.Points, ss.PlateauLow).Value), opt("untested", untested),
 		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
 }
