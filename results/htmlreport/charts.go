@@ -239,7 +239,7 @@ func groupChart(vs []measure.Variant) chart {
 		return f.none("no group results")
 	}
 	order := slices.Sorted(maps.Keys(cpusOf))
-	ticks := mapped(order, func(k int) string { return groupName(k, cpusOf[k]) })
+	ticks := measure.Map(order, func(k int) string { return groupName(k, cpusOf[k]) })
 	f.Y.Tick.Marker = rateTicks
 	col := func(j int) color.RGBA { return variantColor(ms[j].I) }
 	f.groupedBars(len(order), len(ms), col, func(i, j int) float64 {
@@ -311,7 +311,7 @@ func cpuChart(vs []measure.Variant) []chart {
 		return nil
 	}
 	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm, fmt.Sprintf("client-bound threshold (%.0f %%)", limit))
-	f.nominalX(mapped(ms, func(v measure.Variant) string { return v.V.Name }), false)
+	f.nominalX(measure.Map(ms, func(v measure.Variant) string { return v.V.Name }), false)
 	f.Y.Min, f.Y.Max = 0, 100
 	return []chart{f.draw(260)}
 }
@@ -400,7 +400,7 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 			plateau = append(plateau, xy)
 		}
 		whisk.add(xy, pt.Stats)
-		visits := mapped(pt.Visits, func(v int) string { return "#" + strconv.Itoa(v) })
+		visits := measure.Map(pt.Visits, func(v int) string { return "#" + strconv.Itoa(v) })
 		nums = append(nums, strings.Join(visits, ","))
 	}
 	pts := f.glyphs(all, palette[0], 3.5, draw.CircleGlyph{})

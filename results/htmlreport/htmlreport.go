@@ -72,15 +72,6 @@ func measured(vs []measure.Variant) []measure.Variant {
 	return slices.DeleteFunc(slices.Clone(vs), func(v measure.Variant) bool { return len(v.V.Reps) == 0 })
 }
 
-// mapped is f of each of xs.
-func mapped[T, U any](xs []T, f func(T) U) []U {
-	out := make([]U, len(xs))
-	for i, x := range xs {
-		out[i] = f(x)
-	}
-	return out
-}
-
 // firstOf is the first n of lines and how many more there are.
 func firstOf[T any](lines []T, n int) ([]T, int) {
 	if len(lines) > n {
@@ -97,7 +88,7 @@ func newPage(m *analysis.Report) *page {
 	}
 	pg := &page{Report: m, Started: facts["started"], Finished: facts["finished"], Metrics: facts["metrics"],
 		Threshold: strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
-		Plan:      planText(r.Plan), Hosts: mapped(r.Hosts, format.HostLine),
+		Plan:      planText(r.Plan), Hosts: measure.Map(r.Hosts, format.HostLine),
 	}
 	if len(r.Variants) == 0 {
 		return pg
@@ -126,7 +117,7 @@ func charts(m *analysis.Report, vs []measure.Variant) []chart {
 	if m.Summary.Baseline >= 0 {
 		base = &vs[m.Summary.Baseline]
 	}
-	out := mapped(m.Capacities, func(c results.Capacity) chart { return capacityChart(m.Run, &c) })
+	out := measure.Map(m.Capacities, func(c results.Capacity) chart { return capacityChart(m.Run, &c) })
 	out = append(out, rateChart(vs))
 	for i, s := range sweepSeries(m.Summary.Sweeps, vs) {
 		out = append(out, sweepChart(i, s, base, tables.PlateauLine(m.Summary, s.SweepSummary), m.SoftRatio))
@@ -149,7 +140,7 @@ func capacitySectionOf(m *analysis.Report) *section {
 	if cs == nil {
 		return nil
 	}
-	parts := mapped(cs, func(c results.Capacity) section {
+	parts := measure.Map(cs, func(c results.Capacity) section {
 		return section{Heading: r.Variants[c.Variant].Name + ": " + notes.KneeWords(&c, r.Capacity.From),
 			Tables: []*table{fromTable("", tables.Capacity(&c))}}
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -41,7 +42,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	}
 	sec := &profileSection{ProfileTable: t, Bars: profileBars(t), Lines: tables.ProfileLines(t),
 		Table: fromTable("profile-table", tables.Profile(t))}
-	sec.Flames = mapped(t.Variants, func(v analysis.ProfileVariant) chart {
+	sec.Flames = measure.Map(t.Variants, func(v analysis.ProfileVariant) chart {
 		fg := chart{Title: v.Name, Err: v.Missing.String()}
 		if v.Available() {
 			fg.SVG = flameSVG(&v)

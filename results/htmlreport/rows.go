@@ -123,7 +123,7 @@ func catalogued(key string, rep bool) measure.Column {
 
 // build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
-	cols := mapped(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
+	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
 	for _, c := range measure.Columns(m, measure.HTML) {
 		listed := slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key })
 		if pt.Extra && c.Rep != nil && !listed {

@@ -66,7 +66,7 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 				ra := &v.R.Reps[v.I][j]
 				tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
 				tr.Charts = repTimelineCharts(rep, ra)
-				tr.Diagnoses = mapped(ra.Timeline.Diagnoses, func(d diagnosis.Diagnosis) diagnosisBlock {
+				tr.Diagnoses = measure.Map(ra.Timeline.Diagnoses, func(d diagnosis.Diagnosis) diagnosisBlock {
 					return diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(&d)}
 				})
 			}
@@ -78,7 +78,7 @@ func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSectio
 			sec.Variants = append(sec.Variants, tv)
 		}
 	}
-	sec.Diagnoses, sec.DiagnosesMore = firstOf(mapped(m.Diagnoses, func(d diagnosis.Diagnosis) diagnosisLine {
+	sec.Diagnoses, sec.DiagnosesMore = firstOf(measure.Map(m.Diagnoses, func(d diagnosis.Diagnosis) diagnosisLine {
 		block := blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]
 		return diagnosisLine{tables.DiagnosisTitle(&d) + ": " + d.Cause.String(), block}
 	}), maxClientBound)
@@ -90,7 +90,7 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) +
 		" s in intervals of " + seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
-		s += "; diagnosed: " + strings.Join(mapped(ds, func(d diagnosis.Diagnosis) string { return d.Title }), ", ")
+		s += "; diagnosed: " + strings.Join(measure.Map(ds, func(d diagnosis.Diagnosis) string { return d.Title }), ", ")
 	} else {
 		s += "; no diagnosis"
 	}
