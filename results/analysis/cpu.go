@@ -283,7 +283,8 @@ type Saturation struct {
 	NotSaturated     bool // judged, nothing busy, no flag, no accelerator, LittleAgrees
 }
 
-// saturation judges whether rep loaded the server from ra's CPU figures: ra.Saturation, ra.NotSaturated.
+// saturation judges whether rep loaded the server from ra's CPU figures: ra.Saturation, and
+// ra.NotSaturated, which it leaves zero (as AnalyzeRep makes it) unless judged.
 func saturation(rep *results.Rep, ra *RepReport) {
 	t, s := &rep.Total, &ra.Saturation
 	s.Rate = t.Rate()

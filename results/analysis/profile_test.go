@@ -11,7 +11,7 @@ import (
 
 // TestSummarizeProfile: issue 31's RSA-2048 profile (66.7 % libcrypto,
 // 4.6 % libssl) bounds offload at 1 / (1 − 0.713) = 3.48×; kae's
-// measured Δ reads "of at most" the baseline's bound; the shares sum to
+// measured Δ is against the baseline's bound (its words: tables); the shares sum to
 // 1; the self-check ties the samples to the server's CPU seconds × 499;
 // a variant whose repetitions had no perf says why.
 func TestSummarizeProfile(t *testing.T) {
@@ -58,7 +58,7 @@ func TestSummarizeProfile(t *testing.T) {
 }
 
 // TestProfileCheckDisagrees: samples 20 % short of the server's CPU
-// seconds × rate fail the self-check, and its words say so.
+// seconds × rate fail the self-check (its words: tables).
 func TestProfileCheckDisagrees(t *testing.T) {
 	r := &results.Run{Profile: &results.ProfileSpec{Rate: 499, Crypto: []string{"libcrypto"}}, Variants: []results.Variant{{Name: "v", Reps: []results.Rep{{
 		ServerCPU:     &results.CPUUsage{Seconds: 1},

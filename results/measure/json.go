@@ -118,7 +118,8 @@ func VariantJSON(x *Variant) Fields {
 	return withMeasures(Fields{{"name", x.Name}}, x.R, of)
 }
 
-// withMeasures appends to f the JSON columns of reads (ok); others make no field, nor its parent object.
+// withMeasures appends to f the JSON columns that of reads (ok); a column it does not read makes no
+// field, nor its parent object.
 func withMeasures(f Fields, m *analysis.Report, of func(Column) (v Value, ok bool)) Fields {
 	for _, c := range Columns(m, JSON) {
 		if v, ok := of(c); ok {

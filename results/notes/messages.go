@@ -243,7 +243,8 @@ var (
 	// ProfileBoundCell is the bound as a table cell: "3.49× (+249 %)".
 	ProfileBoundCell = code("profile_bound_cell", `{{if infinite .bound}}∞{{else}}{{printf "%.2f" .bound}}× `+
 		`({{template "-gain" .bound}}){{end}}`)
-	// ProfileDelta is a measured Δ "of at most" of, the baseline's bound (0: no baseline profile).
+	// ProfileDelta is a measured Δ % and, when of > 0 (a baseline profile), the baseline's bound it is at
+	// most: "+50.71 %, of at most +249 %".
 	ProfileDelta = code("profile_delta", `{{delta .delta}}{{if gt .of 0.0}}, of at most `+
 		`{{template "-gain" .of}}{{end}}`)
 	// ProfileFunctions lists the top functions: "62.1 % [unknown] (libcrypto.so.3), …".

@@ -153,3 +153,34 @@ func TestWarningSame(t *testing.T) {
 		t.Errorf("%s: has %v, has another %v, an older run's has %v", b, ws.Has(w), ws.Has(other), (results.Warnings{old}).Has(w))
 	}
 }
+
+// TestThresholdFigureUnits words every results.Metric* figure in its unit: the template compares the
+// metric names as strings, so a renamed constant fails here rather than falling through to a number.
+func TestThresholdFigureUnits(t *testing.T) {
+	for _, tc := range []struct {
+		metric string
+		value  float64
+		want   string
+	}{
+		{results.MetricRate, 12345.6, "12,345.6 req/s"},
+		{results.MetricErrors, 3, "3"},
+		{results.MetricErrorShare, 0.0123, "1.23 %"},
+		{results.MetricLatency, 1500, "1.500 ms"},
+		{results.MetricClientBound, 1, "true"},
+		{results.MetricServerSaturated, 0, "false"},
+		{results.MetricVs, 0.05, "+5.00 %"},
+		{results.MetricListenOverflows, 7, "7"},
+		{results.MetricStalls, 2, "2"},
+		{results.MetricDiagnoses, 1, "1"},
+		{results.MetricProbe, 4, "4"},
+		{results.MetricProbePerRequest, 0.5, "0.500 per request"},
+	} {
+		n := New(ThresholdFigure, "metric", tc.metric, "value", tc.value, "measured", true)
+		if got := n.String(); got != tc.want {
+			t.Errorf("%s %v: %q, want %q", tc.metric, tc.value, got, tc.want)
+		}
+	}
+	if got := New(ThresholdFigure, "metric", results.MetricRate, "value", 0.0, "measured", false).String(); got != "not measured" {
+		t.Errorf("not measured: %q", got)
+	}
+}

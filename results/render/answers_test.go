@@ -409,16 +409,23 @@ var timelineAnswers = map[string]answer{
 		without: map[string]string{"compare": noTimelineCompare, "md": "the stalls column says not judged; the rest is in the text report", "csv": "the stalls cell is empty"}},
 }
 
-// shortRun is DiagnosedRun cut to two window seconds: too short to judge
-// stalls or a trend.
-// profileWords are the baseline's bound and self-check and the second variant's Δ, as tables words them.
+// profileWords are the baseline's bound and self-check and the second variant's Δ, as tables words them;
+// a line that is missing gives words no output holds, so the answer test fails.
 func profileWords(t *analysis.ProfileTable) (bound, delta, check string) {
 	lines, name := tables.ProfileLines(t), t.Variants[0].Name+": "
+	line := func(prefix, keep string) string {
+		if i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, prefix+keep) }); i >= 0 {
+			return strings.TrimPrefix(lines[i], prefix)
+		}
+		return "no line " + prefix + keep
+	}
 	rows := tables.Profile(t).Rows
 	delta = rows[slices.IndexFunc(rows, func(r []string) bool { return r[0] == "Δ vs baseline" })][2]
-	return strings.TrimPrefix(lines[1], name), delta, strings.TrimPrefix(lines[2], name+"self-check: ")
+	return line(name, "offloading"), delta, line(name+"self-check: ", "")
 }
 
+// shortRun is DiagnosedRun cut to two window seconds: too short to judge
+// stalls or a trend.
 func shortRun() *results.Run {
 	r := fixture.DiagnosedRun()
 	tl := r.Variants[0].Reps[0].Timeline

@@ -49,11 +49,18 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		}
 	}
 	// A window an interrupt cut short or exclude_flagged set aside, with the reports' line.
-	for k, mark := range []string{"partial", "excluded"} {
-		lines := [][]string{m.Partial.Strings(), m.Excluded.Strings()}[k]
+	for _, w := range []struct {
+		mark  string
+		lines []string
+		reps  func(*results.Variant) []results.Rep
+	}{
+		{"partial", m.Partial.Strings(), func(v *results.Variant) []results.Rep { return v.Partial }},
+		{"excluded", m.Excluded.Strings(), func(v *results.Variant) []results.Rep { return v.Excluded }},
+	} {
+		mark, lines := w.mark, w.lines
 		for i := range r.Variants {
 			v := &r.Variants[i]
-			for _, p := range [][]results.Rep{v.Partial, v.Excluded}[k] {
+			for _, p := range w.reps(v) {
 				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[0]}
 				lines = lines[1:]
 				row(v, strconv.Itoa(p.Index+1)+" "+mark, func(c measure.Column) string { return c.OfRep(x).Text() })
