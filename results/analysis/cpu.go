@@ -14,9 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ClientCPU is the client's CPU use in one repetition: Measured and ProcessMeasured count the groups with
-// a reading of their CPUs and of their worker; Seconds is the busy time of the union of their CPUs (a
-// shared CPU counts once), Process the workers' user + system.
+// ClientCPU is the client's CPU use in a repetition: Measured, ProcessMeasured count the groups read on their
+// CPUs, on their worker; Seconds is their CPUs' union busy (a shared CPU once), Process the workers' user+sys.
 type ClientCPU struct {
 	Groups, Measured, ProcessMeasured int
 	Seconds, Process                  float64
@@ -77,9 +76,8 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 	return 0, false, false
 }
 
-// GroupCPU is how one group's CPUs were used during a window, as shares of their time. Kaeload is its
-// workers' (overlapping groups' by overlap; Busy unless Own), Others the rest of Busy after Interrupts
-// and Server. Waited is no part of a verdict: a nice 19 loop adds a wait at every wakeup.
+// GroupCPU is a group's CPU use in a window, as shares: Kaeload its workers' (overlapping groups' by overlap;
+// Busy unless Own), Others Busy's rest after Interrupts and Server; Waited judges nothing (nice 19 waits).
 type GroupCPU struct {
 	Index                              int    // Group.Index
 	CPUs                               string // "" = unpinned
@@ -157,9 +155,8 @@ type SharedCPU struct {
 	Common string `json:"common"`
 }
 
-// ServerCPUUse is how the server's CPUs were used in a window, as shares of their time: Server the
-// server's tree's (if HasServer), Kaeload the controller's and workers', Others Busy − Server − Kaeload
-// − Interrupts (at least 0), Top the busiest of them; OtherLoad: Others reached ServerOtherLoadShare.
+// ServerCPUUse is the server's CPUs' use in a window, as shares: Server its tree's (if HasServer), Kaeload
+// ours, Others Busy−Server−Kaeload−Interrupts (≥ 0), Top their busiest; OtherLoad: ≥ ServerOtherLoadShare.
 type ServerCPUUse struct {
 	CPUs, Host                                string
 	Measured, HasServer, OtherLoad            bool
@@ -258,22 +255,21 @@ func intersect(a, b []int) []int {
 // cpuString writes sorted CPUs as a list with ranges ("0-2,5").
 func cpuString(cpus []int) string {
 	var parts []string
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
+	for i, c := range cpus {
+		after := i > 0 && cpus[i-1] == c-1
+		switch {
+		case after && i+1 < len(cpus) && cpus[i+1] == c+1: // inside a range
+		case after:
+			parts[len(parts)-1] += "-" + strconv.Itoa(c)
+		default:
+			parts = append(parts, strconv.Itoa(c))
 		}
-		parts = append(parts, strconv.Itoa(cpus[i]))
-		if j > i {
-			parts[len(parts)-1] += "-" + strconv.Itoa(cpus[j])
-		}
-		i = j + 1
 	}
 	return strings.Join(parts, ",")
 }
 
-// Saturation is whether a repetition loaded the server: its CPUs busy, or kaeload's, or connections / mean
-// latency = rate. The CPU figures it judges by are RepReport's.
+// Saturation is whether a repetition loaded the server: its CPUs or kaeload's busy (RepReport's figures), or
+// connections / mean latency = rate.
 type Saturation struct {
 	Judged      bool   // false without a server CPU reading or in an open loop
 	Accelerator string // a probe that moved: work done off the CPUs
@@ -283,8 +279,7 @@ type Saturation struct {
 	NotSaturated     bool // judged, nothing busy, no flag, no accelerator, LittleAgrees
 }
 
-// saturation judges whether rep loaded the server from ra's CPU figures: ra.Saturation, and
-// ra.NotSaturated, which it leaves zero (as AnalyzeRep makes it) unless judged.
+// saturation judges from ra's CPU figures ra.Saturation, and ra.NotSaturated (left zero unless judged).
 func saturation(rep *results.Rep, ra *RepReport) {
 	t, s := &rep.Total, &ra.Saturation
 	s.Rate = t.Rate()
@@ -324,8 +319,7 @@ func (ra *RepReport) ServerCPUsBusy() (float64, bool) {
 	return 0, false
 }
 
-// LittleAgreement is how far LittleRate and Rate may differ as a ratio: in a closed loop they agree
-// within the time between requests.
+// LittleAgreement is how far LittleRate/Rate may be from 1: a closed loop's agree within the requests' gaps.
 const LittleAgreement = 0.25
 
 // LittleAgrees reports whether nothing but the requests' latency spaced them.

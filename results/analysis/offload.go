@@ -40,8 +40,8 @@ type ProfileVariant struct {
 	Check          ProfileCheck // the samples against the server's CPU seconds × Rate
 	Pprof          string       // the pprof file in the run directory; "" without
 	HasDelta       bool
-	// Bound = 1 / (1 − CryptoShare) is the most offload could speed the server up; Delta the measured
-	// Δ % "of at most" BaselineBound (0: no baseline profile).
+	// Bound = 1/(1 − CryptoShare), the most offload could speed the server up; Delta the measured Δ %
+	// "of at most" BaselineBound (0: no baseline profile).
 	CryptoShare, Bound, Delta, BaselineBound float64
 }
 
@@ -185,8 +185,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	return pv
 }
 
-// entry points at the first element of *list for which is holds, appending add when none does; the
-// pointer is valid until the list next grows.
+// entry points at *list's first element that is holds for, else at add appended (valid until it grows).
 func entry[T any](list *[]T, is func(T) bool, add T) *T {
 	k := slices.IndexFunc(*list, is)
 	if k < 0 {
@@ -210,8 +209,8 @@ type SpeedTable struct {
 	Failures     []SpeedFailure
 }
 
-// SpeedRow is one figure (its Value 0) of command number Command, its value per variant (Has: there is
-// one); never JSON-encoded (render's speedJSON writes the rows).
+// SpeedRow is one figure (its Value 0) of command Command, its value per variant (Has: there is one); only
+// render's speedJSON encodes it.
 type SpeedRow struct {
 	Command int
 	results.SpeedResult

@@ -191,7 +191,7 @@ func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool)
 				ra.NotSaturated, ra.Missed, ra.Backoff}[k]}
 		})...)
 	}
-	ws = append(ws, probeWarnings(s.Variants)...)
+	ws = append(ws, probeWarnings(r, s.Variants)...)
 	ws = append(ws, s.Warnings...)
 	seen := map[string]bool{}
 	return slices.DeleteFunc(ws, func(n notes.Note) bool {
@@ -292,8 +292,7 @@ type RunsCell struct {
 	Compared bool
 }
 
-// AnalyzeRuns compares stored runs with runs[0], variant by variant of the same name.
-// The labels name the runs ("" gives "run N"): none or one per run.
+// AnalyzeRuns compares stored runs with runs[0] by variant name; labels: none or one per run ("": "run N").
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")
@@ -367,8 +366,8 @@ func variantIndex(r *results.Run, name string) int {
 	return slices.IndexFunc(r.Variants, func(v results.Variant) bool { return v.Name == name })
 }
 
-// planLine compares the runs' plans with the reference's as canonical JSON. A built-in
-// target's address and a randomized order's seed are drawn per run and left out.
+// planLine compares the plans with the reference's as canonical JSON, without what is drawn per run (a
+// built-in target's address, a randomized order's seed).
 func planLine(runs []*results.Run, names []string) notes.Note {
 	compact := func(raw json.RawMessage) string {
 		var plan map[string]any

@@ -36,8 +36,8 @@ type VariantSummary struct {
 	Probes        []ProbeSummary
 	ClientBusyMax float64 // the busiest group CPU's Busy, if HasClientCPU
 	HasClientCPU  bool
-	// Repetitions failed, client-bound, with other load on a group's CPUs, misaligned; with the server's
-	// CPUs under other load, shared with a client group, or either (ServerShared: how).
+	// Repetitions failed, client-bound, other-loaded on a group, misaligned; with the server's CPUs other-loaded,
+	// shared with a client group, or either (ServerShared: how).
 	FailedReps, ClientBoundReps, OtherLoadReps, MisalignedReps int
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps       int
 	ServerShared                                               notes.List
@@ -247,32 +247,31 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	return out
 }
 
-// probeWarnings: a failed probe leaves no delta and crosses its thresholds, so every output says so.
-func probeWarnings(vs []VariantSummary) notes.List {
-	byName, variants := map[string]*ProbeSummary{}, map[string][]string{} // the run's, and who failed
-	for _, v := range vs {
-		for _, p := range v.Probes {
-			a := cmp.Or(byName[p.Name], &ProbeSummary{})
-			byName[p.Name] = a
-			a.N, a.Failed, a.FirstError = a.N+p.N, a.Failed+p.Failed, cmp.Or(a.FirstError, p.FirstError)
-			if p.Failed > 0 {
-				variants[p.Name] = append(variants[p.Name], v.Name)
-			}
-		}
+// probeWarnings: a failed probe leaves no delta and crosses its thresholds, so every output says so. The
+// run's probes are summarized as one variant's holding every repetition.
+func probeWarnings(r *results.Run, vs []VariantSummary) notes.List {
+	var all results.Variant
+	for _, v := range r.Variants {
+		all.Reps = append(all.Reps, v.Reps...)
 	}
 	var ws notes.List
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		if a := byName[name]; a.Failed > 0 {
-			ws = append(ws, notes.New(notes.ProbeFailed, "probe", name, "failed", a.Failed,
-				"read", a.N+a.Failed, "variants", variants[name], "first", a.FirstError))
+	for _, p := range summarizeProbes(&all) {
+		var variants []string // those it failed in
+		for _, v := range vs {
+			if slices.ContainsFunc(v.Probes, func(q ProbeSummary) bool { return q.Name == p.Name && q.Failed > 0 }) {
+				variants = append(variants, v.Name)
+			}
+		}
+		if p.Failed > 0 {
+			ws = append(ws, notes.New(notes.ProbeFailed, "probe", p.Name, "failed", p.Failed, "read", p.N+p.Failed,
+				"variants", variants, "first", p.FirstError))
 		}
 	}
 	return ws
 }
 
-// DriftSummary shows how the rates moved over the rounds (round r: every variant's repetition r).
-// RoundPct is the variants' mean geometric deviation from their own mean in a round, %; TrendPct
-// the change from the first round to the last, %, by least squares with a level per variant.
+// DriftSummary is how rates moved over rounds (round r: each variant's rep r): RoundPct the variants' mean
+// geometric deviation from their own mean, %; TrendPct first to last round, %, least squares, a level per variant.
 type DriftSummary struct {
 	Rounds              int
 	Cells               [][]RoundCell // [variant][round]

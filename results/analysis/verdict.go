@@ -151,8 +151,7 @@ func Capacities(r *results.Run) []results.Capacity {
 	return out
 }
 
-// CapacityLine is the capacity searches' knees: "capacity under 20 ms p99 handshake: baseline 41,000/s,
-// kae 96,000/s (+134 %)".
+// CapacityLine is the capacity searches' knees: "capacity under …: baseline 41,000/s, kae 96,000/s (+134 %)".
 func CapacityLine(r *results.Run) notes.Note {
 	cs := Capacities(r)
 	if cs == nil {
@@ -281,7 +280,6 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 	return sum, len(inside) > 0
 }
 
-// crossedLine is c's expression, variant and figure: the line of a crossed threshold.
 func crossedLine(c *ThresholdCheck) notes.Note {
 	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant,
 		"shown", c.Shown().String())
@@ -341,7 +339,6 @@ func setCaveats(r *results.Run, s *RunSummary) {
 	}
 }
 
-// handshakeOf parses v's most negotiated handshake.
 func handshakeOf(v *VariantSummary) (results.Handshake, bool) {
 	top := ranked(v.Negotiated, strings.Compare)
 	if len(top) == 0 || v.Negotiated[top[0]] == 0 {
@@ -359,8 +356,8 @@ func handshakeCaveat(own, base *VariantSummary) notes.Note {
 		"own", h.String(), "base", b.String())
 }
 
-// otherLoadCaveat cautions a comparison whose sides' other load on the server's CPUs differs by
-// more than its MDE: a nice'd loop taking 7 % of a saturated server moves 3 % effects.
+// otherLoadCaveat: the sides' other load on the server's CPUs differs by more than the MDE (a nice'd loop
+// taking 7 % of a saturated server moves 3 % effects).
 func otherLoadCaveat(v, base *VariantSummary) notes.Note {
 	o, _ := stats.MeanStdDev(v.serverOthers)
 	b, _ := stats.MeanStdDev(base.serverOthers)
@@ -393,8 +390,8 @@ func GroupSpread(groups []results.Group) Spread {
 	return s
 }
 
-// A repetition inflates the MDE when its removal leaves less than outlierShare of the log-rate
-// spread and it is outlierOff off the others' mean (removing one of three alike often halves it).
+// A repetition inflates the MDE when without it under outlierShare of the log-rate spread is left and it is
+// outlierOff off the others' mean (removing one of three alike often halves it).
 const (
 	outlierShare = 0.5
 	outlierOff   = 0.05
