@@ -21,17 +21,16 @@ import (
 
 // Report is the analysis of one run, computed once by Analyze: every conclusion the outputs show.
 type Report struct {
-	Run          *results.Run
-	Summary      *RunSummary
-	Search       *SearchSummary     // nil unless the run is a search
-	Capacities   []results.Capacity // zero, as CapacityLine, unless a capacity search
-	CapacityLine notes.Note
-	Thresholds   []ThresholdCheck
-	Crossed      notes.List // one line per crossed threshold
-	Failed       []string   // the variants with failed repetitions
-	NotMeasured  notes.List
-	// Partial (cut short) and Excluded (set aside by exclude_flagged) windows are in no statistic.
-	Partial, Excluded notes.List
+	Run               *results.Run
+	Summary           *RunSummary
+	Search            *SearchSummary     // nil unless the run is a search
+	Capacities        []results.Capacity // zero, as CapacityLine, unless a capacity search
+	CapacityLine      notes.Note
+	Thresholds        []ThresholdCheck
+	Crossed           notes.List // one line per crossed threshold
+	Failed            []string   // the variants with failed repetitions
+	NotMeasured       notes.List
+	Partial, Excluded notes.List            // cut short; set aside by exclude_flagged: in no statistic
 	Warnings          []string              // the run's own, then the analysis's
 	Hints             notes.List            // ending with the soft ratio's prediction
 	SoftRatio         *softratio.Prediction // nil without windows at two ratios or more
@@ -39,10 +38,9 @@ type Report struct {
 	Reps              [][]RepReport         // Reps[i][j] analyses Run.Variants[i].Reps[j]
 	ClientBoundGroups notes.List            // one note per client-bound group of the run
 	Profile           *ProfileTable         // nil without server.profile
-	// Every repetition's diagnoses, and the kernel counter changes its connections do not show.
-	Diagnoses []diagnosis.Diagnosis
-	HostOnly  []diagnosis.HostOnly
-	Metrics   notes.Note // where live metrics were served; zero without
+	Diagnoses         []diagnosis.Diagnosis // every repetition's
+	HostOnly          []diagnosis.HostOnly  // kernel counter changes its connections do not show
+	Metrics           notes.Note            // where live metrics were served; zero without
 }
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
@@ -50,13 +48,12 @@ type RepReport struct {
 	Failed                             notes.Note
 	ClientBound, OtherLoad             notes.Note // the groups of ClientBoundGroups, OtherLoadGroups
 	ClientBoundGroups, OtherLoadGroups []int
-	// Why an open loop missed starts, how often slots backed off, the total's starts due and missed.
-	Missed, Backoff, OpenLoop notes.Note
-	Unanswered                notes.Note // the requests unanswered at the window's end
-	ClientCPU                 ClientCPU
-	Spread                    *Spread              // nil with fewer than two groups
-	Timeline                  diagnosis.Repetition // NoTimeline for old runs
-	Events                    []KernelEvent        // the kernel events on its timeline
+	Missed, Backoff, OpenLoop          notes.Note // why starts were missed; slots' backoffs; starts due, missed
+	Unanswered                         notes.Note // the requests unanswered at the window's end
+	ClientCPU                          ClientCPU
+	Spread                             *Spread              // nil with fewer than two groups
+	Timeline                           diagnosis.Repetition // NoTimeline for old runs
+	Events                             []KernelEvent        // the kernel events on its timeline
 	// Other load on the server's CPUs, a client group on them, neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	ServerCPUs                                *ServerCPUUse // nil when not recorded

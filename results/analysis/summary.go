@@ -26,16 +26,15 @@ type RunSummary struct {
 
 // VariantSummary sums up one variant over its repetitions.
 type VariantSummary struct {
-	Name, Series   string
-	IsBaseline     bool
-	Stats          stats.Stats      // of the repetitions' rates
-	Comparison     stats.Comparison // against the baseline, in the run's family
-	results.Counts                  // the repetitions' counts summed (Scheduled, Missed: open-loop starts)
-	// The repetitions' histograms merged exactly (never nil); Intended is nil in a closed loop.
-	results.Latency
-	Probes        []ProbeSummary
-	ClientBusyMax float64 // the busiest group CPU's Busy, if HasClientCPU
-	HasClientCPU  bool
+	Name, Series    string
+	IsBaseline      bool
+	Stats           stats.Stats      // of the repetitions' rates
+	Comparison      stats.Comparison // against the baseline, in the run's family
+	results.Counts                   // the repetitions' counts summed (Scheduled, Missed: open-loop starts)
+	results.Latency                  // their histograms merged exactly (never nil); Intended nil in a closed loop
+	Probes          []ProbeSummary
+	ClientBusyMax   float64 // the busiest group CPU's Busy, if HasClientCPU
+	HasClientCPU    bool
 	// Repetitions failed, client-bound, other-loaded on a group, misaligned; with the server's CPUs other-loaded,
 	// shared with a client group, or either (ServerShared: how).
 	FailedReps, ClientBoundReps, OtherLoadReps, MisalignedReps int
@@ -46,15 +45,14 @@ type VariantSummary struct {
 	ServerCPUReps                        int
 	ClientCPUSeconds, ServerCPUSeconds   float64
 	ClientCPURequests, ServerCPURequests uint64
-	// Requests per server CPU-second (ServerCPURates), in a family of their own.
-	ServerCPUStats      stats.Stats
-	ServerCPUComparison stats.Comparison
-	Best                bool       // significantly faster than every other of its sweep
-	Plateau             bool       // none of its sweep is significantly faster
-	MDESpread           notes.Note // the repetitions that alone make most of the MDE's spread
-	Caveat              notes.Note // what else its figures measured
-	VerdictCaveat       notes.Note // Caveat, the baseline's and their differences, for the verdict
-	serverOthers        []float64  // others' share of the server's CPUs, per repetition measured
+	ServerCPUStats                       stats.Stats      // of ServerCPURates: requests per server CPU-second
+	ServerCPUComparison                  stats.Comparison // a family of its own
+	Best                                 bool             // significantly faster than every other of its sweep
+	Plateau                              bool             // none of its sweep is significantly faster
+	MDESpread                            notes.Note       // the repetitions that alone make most of the MDE's spread
+	Caveat                               notes.Note       // what else its figures measured
+	VerdictCaveat                        notes.Note       // Caveat, the baseline's and their differences, for the verdict
+	serverOthers                         []float64        // others' share of the server's CPUs, per repetition measured
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.
