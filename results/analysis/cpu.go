@@ -268,8 +268,7 @@ func cpuString(cpus []int) string {
 	return strings.Join(parts, ",")
 }
 
-// Saturation is whether a repetition loaded the server: its CPUs or kaeload's busy (RepReport's figures), or
-// connections / mean latency = rate.
+// Saturation is whether a repetition loaded the server: CPUs or kaeload's busy, or connections/latency = rate.
 type Saturation struct {
 	Judged      bool   // false without a server CPU reading or in an open loop
 	Accelerator string // a probe that moved: work done off the CPUs

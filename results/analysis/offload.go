@@ -209,8 +209,7 @@ type SpeedTable struct {
 	Failures     []SpeedFailure
 }
 
-// SpeedRow is one figure (its Value 0) of command Command, its value per variant (Has: there is one); only
-// render's speedJSON encodes it.
+// SpeedRow is a figure (Value 0) of command Command, per variant (Has: there is one); only speedJSON encodes it.
 type SpeedRow struct {
 	Command int
 	results.SpeedResult

@@ -363,8 +363,7 @@ func variantIndex(r *results.Run, name string) int {
 	return slices.IndexFunc(r.Variants, func(v results.Variant) bool { return v.Name == name })
 }
 
-// planLine compares the plans with the reference's as canonical JSON, without what is drawn per run (a
-// built-in target's address, a randomized order's seed).
+// planLine compares plans with the reference's as canonical JSON, less per-run draws (built-in address, seed).
 func planLine(runs []*results.Run, names []string) notes.Note {
 	compact := func(raw json.RawMessage) string {
 		var plan map[string]any

@@ -245,10 +245,9 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	return out
 }
 
-// probeWarnings: a failed probe leaves no delta and crosses its thresholds, so every output says so. The
-// run's probes are summarized as one variant's holding every repetition.
+// probeWarnings: a failed probe leaves no delta and crosses its thresholds, so every output says so.
 func probeWarnings(r *results.Run, vs []VariantSummary) notes.List {
-	var all results.Variant
+	var all results.Variant // the run's probes, summarized as one variant's
 	for _, v := range r.Variants {
 		all.Reps = append(all.Reps, v.Reps...)
 	}
