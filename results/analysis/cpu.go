@@ -77,7 +77,7 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 }
 
 // GroupCPU is a group's CPU use in a window, as shares: Kaeload its workers' (overlapping groups' by overlap;
-// Busy unless Own), Others Busy's rest after Interrupts and Server; Waited judges nothing (nice 19 waits).
+// Busy unless Own), Others Busy less Interrupts and Server; Waited is in no verdict (nice 19 waits each wakeup).
 type GroupCPU struct {
 	Index                              int    // Group.Index
 	CPUs                               string // "" = unpinned
@@ -155,11 +155,11 @@ type SharedCPU struct {
 	Common string `json:"common"`
 }
 
-// ServerCPUUse is the server's CPUs' use in a window, as shares: Server its tree's (if HasServer), Kaeload
-// ours, Others Busy−Server−Kaeload−Interrupts (≥ 0), Top their busiest; OtherLoad: ≥ ServerOtherLoadShare.
+// ServerCPUUse is the server's CPUs' use in a window, as shares: Server its tree's (if HasServer), Kaeload the
+// controller's and workers', Others Busy−Server−Kaeload−Interrupts (≥ 0), Top their busiest.
 type ServerCPUUse struct {
 	CPUs, Host                                string
-	Measured, HasServer, OtherLoad            bool
+	Measured, HasServer, OtherLoad            bool // OtherLoad: Others ≥ ServerOtherLoadShare
 	Busy, Server, Kaeload, Interrupts, Others float64
 	Top                                       []results.ProcessCPU
 	Shared                                    []SharedCPU // client groups pinned to some of these CPUs
@@ -318,7 +318,7 @@ func (ra *RepReport) ServerCPUsBusy() (float64, bool) {
 	return 0, false
 }
 
-// LittleAgreement is how far LittleRate/Rate may be from 1: a closed loop's agree within the requests' gaps.
+// LittleAgreement is how far LittleRate/Rate may be from 1 (a closed loop's agree within the time between requests).
 const LittleAgreement = 0.25
 
 // LittleAgrees reports whether nothing but the requests' latency spaced them.

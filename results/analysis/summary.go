@@ -45,14 +45,15 @@ type VariantSummary struct {
 	ServerCPUReps                        int
 	ClientCPUSeconds, ServerCPUSeconds   float64
 	ClientCPURequests, ServerCPURequests uint64
-	ServerCPUStats                       stats.Stats      // of ServerCPURates: requests per server CPU-second
-	ServerCPUComparison                  stats.Comparison // a family of its own
-	Best                                 bool             // significantly faster than every other of its sweep
-	Plateau                              bool             // none of its sweep is significantly faster
-	MDESpread                            notes.Note       // the repetitions that alone make most of the MDE's spread
-	Caveat                               notes.Note       // what else its figures measured
-	VerdictCaveat                        notes.Note       // Caveat, the baseline's and their differences, for the verdict
-	serverOthers                         []float64        // others' share of the server's CPUs, per repetition measured
+	// Requests per server CPU-second (ServerCPURates), in a family of their own.
+	ServerCPUStats      stats.Stats
+	ServerCPUComparison stats.Comparison
+	Best                bool       // significantly faster than every other of its sweep
+	Plateau             bool       // none of its sweep is significantly faster
+	MDESpread           notes.Note // the repetitions that alone make most of the MDE's spread
+	Caveat              notes.Note // what else its figures measured
+	VerdictCaveat       notes.Note // Caveat, the baseline's and their differences, for the verdict
+	serverOthers        []float64  // others' share of the server's CPUs, per repetition measured
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the repetitions that measured it.

@@ -356,8 +356,8 @@ func handshakeCaveat(own, base *VariantSummary) notes.Note {
 		"own", h.String(), "base", b.String())
 }
 
-// otherLoadCaveat: the sides' other load on the server's CPUs differs by more than the MDE (a nice'd loop
-// taking 7 % of a saturated server moves 3 % effects).
+// otherLoadCaveat cautions a comparison whose sides' other load on the server's CPUs differs by
+// more than its MDE: a nice'd loop taking 7 % of a saturated server moves 3 % effects.
 func otherLoadCaveat(v, base *VariantSummary) notes.Note {
 	o, _ := stats.MeanStdDev(v.serverOthers)
 	b, _ := stats.MeanStdDev(base.serverOthers)
@@ -390,8 +390,8 @@ func GroupSpread(groups []results.Group) Spread {
 	return s
 }
 
-// A repetition inflates the MDE when without it under outlierShare of the log-rate spread is left and it is
-// outlierOff off the others' mean (removing one of three alike often halves it).
+// A repetition inflates the MDE when its removal leaves less than outlierShare of the log-rate
+// spread and it is outlierOff off the others' mean (removing one of three alike often halves it).
 const (
 	outlierShare = 0.5
 	outlierOff   = 0.05
