@@ -3,6 +3,7 @@
 package analysis
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -297,13 +298,10 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(labels) != 0 && len(labels) != len(runs) {
 		return nil, fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
 	}
-	rr := &RunsReport{Names: make([]string, len(runs))}
+	rr := &RunsReport{Names: slices.Concat(labels, make([]string, len(runs)-len(labels)))} // a copy, "" unlabelled
 	var order []string
 	for i, r := range runs {
-		rr.Names[i] = fmt.Sprintf("run %d", i+1)
-		if len(labels) > 0 && labels[i] != "" {
-			rr.Names[i] = labels[i]
-		}
+		rr.Names[i] = cmp.Or(rr.Names[i], fmt.Sprintf("run %d", i+1))
 		rr.Runs = append(rr.Runs, Analyze(r))
 		for _, v := range r.Variants {
 			if !slices.Contains(order, v.Name) {
