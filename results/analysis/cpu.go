@@ -88,8 +88,7 @@ type GroupCPU struct {
 	ClientBound, OtherLoad             bool // Kaeload+Interrupts ≥ ClientBoundBusy; Others ≥ OtherLoadShare
 }
 
-// RepGroupCPUs returns how each measured group of r used its CPUs, in plan order. Client-bound rests
-// on kaeload's own time: a nice 19 loop keeps a CPU busy without taking anything from it.
+// RepGroupCPUs is each measured group's CPU use, in plan order; client-bound by kaeload's own time, not Busy.
 func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	var out []GroupCPU
 	for i := range r.Groups {
@@ -318,7 +317,7 @@ func (ra *RepReport) ServerCPUsBusy() (float64, bool) {
 	return 0, false
 }
 
-// LittleAgreement is how far LittleRate/Rate may be from 1 (a closed loop's agree within the time between requests).
+// LittleAgreement is how far LittleRate/Rate may be from 1: a closed loop agrees within the time between requests.
 const LittleAgreement = 0.25
 
 // LittleAgrees reports whether nothing but the requests' latency spaced them.

@@ -74,18 +74,16 @@ func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
 
 // SweepSummary is one series of swept variants; indexes are into Run.Variants, in chart order.
 type SweepSummary struct {
-	Series   string
-	Keys     []string // the swept keys whose values differ, sorted (all when none do)
-	Numeric  bool     // one key whose values all parse (SweptNumber): the variants in order of Values
-	Values   []float64
-	Variants []int
-	Labels   []string // "v" for one key, "k1=v1 k2=v2" else
-	// Top has the highest mean of those with two repetitions or more (-1: none); Plateau those it is
-	// not significantly faster than (Holm; empty when none was tested); Best is Top when alone on it.
-	Top, Best int
-	Plateau   []int
-	Family    int    // pairs judged
-	Caution   string // set when a value had fewer than three repetitions
+	Series    string
+	Keys      []string // the swept keys whose values differ, sorted (all when none do)
+	Numeric   bool     // one key whose values all parse (SweptNumber): the variants in order of Values
+	Values    []float64
+	Variants  []int
+	Labels    []string // "v" for one key, "k1=v1 k2=v2" else
+	Top, Best int      // Top: the highest mean of two repetitions or more (-1: none); Best: Top alone on Plateau
+	Plateau   []int    // those Top is not significantly faster than (Holm; empty when none was tested)
+	Family    int      // pairs judged
+	Caution   string   // set when a value had fewer than three repetitions
 }
 
 // SummarizeRun computes the RunSummary of r; without the baseline it compares nothing.

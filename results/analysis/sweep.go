@@ -387,8 +387,7 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 		p := softratio.Predict(softratio.Input{})
 		sp.Prediction = &p
 	}
-	// The grid's soft ratios (%) in the plan: the value nearest the best.
-	p := readPlan(r.Plan)
+	p := readPlan(r.Plan) // its grid's soft ratios (%): the value nearest the best
 	if sp.Prediction.Status != softratio.OK || p.Search == nil || p.Search.Points != len(s.Values) ||
 		p.Search.First+p.Search.Points > len(p.Variants) {
 		return sp
