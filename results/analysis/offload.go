@@ -209,7 +209,7 @@ type SpeedTable struct {
 	Failures     []SpeedFailure
 }
 
-// SpeedRow is a figure (Value 0) of command Command, per variant (Has: there is one); only speedJSON encodes it.
+// SpeedRow is a figure (Value 0) of command Command, per variant (Has: there is one); never JSON-encoded as is.
 type SpeedRow struct {
 	Command int
 	results.SpeedResult
