@@ -77,7 +77,7 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 }
 
 // GroupCPU is a group's CPU use in a window, as shares: Kaeload its workers' (overlapping groups' by overlap;
-// Busy unless Own), Others Busy less Interrupts and Server; Waited is in no verdict (nice 19 waits each wakeup).
+// Busy unless Own), Others the rest of Busy; Waited is in no verdict (a nice 19 loop waits at every wakeup).
 type GroupCPU struct {
 	Index                              int    // Group.Index
 	CPUs                               string // "" = unpinned
