@@ -77,12 +77,12 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 }
 
 // GroupCPU is a group's CPU use in a window, as shares: Kaeload its workers' (overlapping groups' by overlap;
-// Busy unless Own), Others the rest of Busy after Interrupts and Server.
+// Busy unless Own), Others Busy's rest after Interrupts and Server; Waited in no verdict (nice 19 waits a lot).
 type GroupCPU struct {
 	Index                              int    // Group.Index
 	CPUs                               string // "" = unpinned
 	Busy, Kaeload                      float64
-	Interrupts, Server, Others, Waited float64 // Waited in no verdict: a nice 19 loop waits at every wakeup
+	Interrupts, Server, Others, Waited float64
 	Top                                []results.ProcessCPU // the busiest other processes on the CPUs
 	Own, Wait                          bool
 	ClientBound, OtherLoad             bool // Kaeload+Interrupts ≥ ClientBoundBusy; Others ≥ OtherLoadShare
