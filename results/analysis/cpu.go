@@ -77,7 +77,7 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 }
 
 // GroupCPU is a group's CPU use in a window, as shares: Kaeload its workers' (overlapping groups' by overlap;
-// Busy unless Own), Others Busy's rest after Interrupts and Server; Waited in no verdict (nice 19 waits a lot).
+// Busy unless Own), Others Busy's rest after Interrupts and Server; Waited in no verdict (nice 19 waits per wakeup).
 type GroupCPU struct {
 	Index                              int    // Group.Index
 	CPUs                               string // "" = unpinned
