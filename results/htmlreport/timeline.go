@@ -199,7 +199,7 @@ func niceBelow(x float64) float64 {
 // svgDoc writes what gonum/plot cannot draw small or with tooltips: the timelines and the server profile.
 type svgDoc struct{ strings.Builder }
 
-// el writes element name, attrs (name, then a string, escaped, "" left out, a float64 or an int), text and
+// el writes element name, attrs (name, then a string, escaped, "" left out, or a float64), text and
 // tooltip; self-closed without, an <svg> left open for drawing to close.
 func (d *svgDoc) el(name, text, title string, attrs ...any) {
 	d.WriteString("<" + name)
@@ -210,8 +210,6 @@ func (d *svgDoc) el(name, text, title string, attrs ...any) {
 			v = html.EscapeString(x)
 		case float64:
 			v = num(x)
-		case int:
-			v = strconv.Itoa(x)
 		}
 		if v != "" {
 			d.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
@@ -366,7 +364,8 @@ func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnos
 			}
 		}
 		if d.Len() > 0 {
-			c.el("path", "", "", "class", "group", "data-group", rep.Groups[g].Index, "d", d.String(), "fill", cssColor(groupColor(g)))
+			c.el("path", "", "", "class", "group", "data-group", strconv.Itoa(rep.Groups[g].Index), "d", d.String(),
+				"fill", cssColor(groupColor(g)))
 		}
 	}
 	if ax.lo < 0 { // fade the warm-up's bars
