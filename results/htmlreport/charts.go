@@ -2,7 +2,6 @@ package htmlreport
 
 import (
 	"cmp"
-	"fmt"
 	"html/template"
 	"image/color"
 	"maps"
@@ -63,13 +62,13 @@ func rateChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-rate", Title: "Throughput per variant",
 		Caption: "Bar: mean total req/s over the repetitions; whisker: 95 % confidence interval of the mean (needs ≥ 2 repetitions); " +
 			"dots: the repetitions; dashed line: the baseline's mean. The label gives the mean and the difference from the baseline.",
-	}, "total req/s", "", true, false)
+	}, "total req/s", "", rateTicks, nil)
 	ms := measured(vs)
 	n := len(ms)
 	if n == 0 {
 		return f.none("no variant has a completed repetition")
 	}
-	f.X.Tick.Marker, f.label = rateTicks, "total req/s per variant"
+	f.label = "total req/s per variant"
 	b := slices.IndexFunc(ms, func(v measure.Variant) bool { return v.S.IsBaseline }) // -1: not measured
 	names, lbls := make([]string, n), make([]string, n)
 	var whisk xyErrors
@@ -121,8 +120,7 @@ func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *so
 	if verdict != "" {
 		c.Caption += " Verdict: " + verdict + "."
 	}
-	f := newFigure(c, xName, "mean total req/s", false, true)
-	f.Y.Tick.Marker = rateTicks
+	f := newFigure(c, xName, "mean total req/s", nil, rateTicks)
 	n := len(s.Points)
 	means, ticks, xs, ratios := make(plotter.XYs, n), make([]string, n), make([]float64, n), make([]string, n)
 	var whisk xyErrors
@@ -188,8 +186,8 @@ func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.Variant
 	f := newFigure(chart{ID: id, Title: "Latency CDF: " + name,
 		Caption: "Fraction of requests whose " + name + " took at most x ms, from the HDR histograms of every repetition merged exactly. " +
 			"Further left is faster; the upper end of each curve is the tail.",
-	}, name+" (ms, log scale)", "requests ≤ x", true, true)
-	f.X.Scale, f.X.Tick.Marker, f.Y.Tick.Marker = plot.LogScale{}, logMsTicks, fractionTicks
+	}, name+" (ms, log scale)", "requests ≤ x", logMsTicks, fractionTicks)
+	f.X.Scale = plot.LogScale{}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range measured(vs) {
 		if pts := cdf(pick(v.S)); len(pts) > 0 {
@@ -223,7 +221,7 @@ func groupChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
 			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."},
-		"", "req/s (mean over repetitions)", false, true)
+		"", "req/s (mean over repetitions)", nil, rateTicks)
 	ms := measured(vs)
 	rates := map[[2]int]float64{} // (variant, group index) -> mean rate
 	cpusOf := map[int]string{}    // group index -> CPUs, from the first variant that has the group
@@ -240,7 +238,6 @@ func groupChart(vs []measure.Variant) chart {
 	}
 	order := slices.Sorted(maps.Keys(cpusOf))
 	ticks := measure.Map(order, func(k int) string { return groupName(k, cpusOf[k]) })
-	f.Y.Tick.Marker = rateTicks
 	col := func(j int) color.RGBA { return variantColor(ms[j].I) }
 	f.groupedBars(len(order), len(ms), col, func(i, j int) float64 {
 		if r, ok := rates[[2]int{j, order[i]}]; ok {
@@ -271,28 +268,31 @@ func (f *figure) groupedBars(n, m int, col func(k int) color.RGBA, value func(ca
 	return used
 }
 
-// cpuKinds are the CPU chart's bars: catalogue key, name, colour.
-var cpuKinds = []struct {
-	key, name string
-	col       color.RGBA
+// cpuSeries are the CPU shares both CPU charts draw: catalogue key and bar name, the timeline's class,
+// line name and reading (nil: none), colour.
+var cpuSeries = []struct {
+	key, bar, class, line string
+	at                    func(*results.Point) *float64
+	col                   color.RGBA
 }{
-	{"client_busy_max", "client, busiest group", colorProcess},
-	{"client_busy_mean", "client, mean of groups", colorCPUs},
-	{"server_busy", "server", colorServer},
+	{"client_busy_max", "client, busiest group", "process", "worker processes (kaeload itself)",
+		func(p *results.Point) *float64 { return p.ProcessBusy }, color.RGBA{230, 85, 13, 255}},
+	{"client_busy_mean", "client, mean of groups", "cpus", "groups' CPUs (anything on them)",
+		func(p *results.Point) *float64 { return p.CPUsBusy }, color.RGBA{253, 174, 107, 255}},
+	{"server_busy", "server", "server", "server", func(p *results.Point) *float64 { return p.ServerBusy },
+		color.RGBA{49, 130, 189, 255}},
 }
 
 // cpuChart draws the mean busy shares against the client-bound threshold; none if unmeasured.
 func cpuChart(vs []measure.Variant) []chart {
-	limit := results.ClientBoundBusy * 100
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
-		Caption: fmt.Sprintf("Busy %% of the CPUs measured (anything that ran on them), mean over repetitions. A client group "+
-			"whose CPUs kaeload itself used %.0f %% or more of (red line) makes the result client-bound: it then measures kaeload, "+
-			"not the server; busy time of other processes does not.", limit)}, "", "busy", false, true)
-	f.Y.Tick.Marker = percentTicks
+		Caption: "Busy % of the CPUs measured (anything that ran on them), mean over repetitions. A client group " +
+			"whose CPUs kaeload itself used " + clientBound + " or more of (red line) makes the result client-bound: it then " +
+			"measures kaeload, not the server; busy time of other processes does not."}, "", "busy", nil, percentTicks)
 	ms := measured(vs)
-	col := func(k int) color.RGBA { return cpuKinds[k].col }
-	used := f.groupedBars(len(ms), len(cpuKinds), col, func(i, k int) float64 {
-		mc, v := catalogued(cpuKinds[k].key, true), &ms[i]
+	col := func(k int) color.RGBA { return cpuSeries[k].col }
+	used := f.groupedBars(len(ms), len(cpuSeries), col, func(i, k int) float64 {
+		mc, v := catalogued(cpuSeries[k].key, true), &ms[i]
 		var xs []float64
 		for r := range v.V.Reps {
 			x := mc.OfRep(measure.NewRep(v.R, v.I, r))
@@ -302,15 +302,16 @@ func cpuChart(vs []measure.Variant) []chart {
 		}
 		return stat.Mean(xs, nil)
 	})
-	for k, kind := range cpuKinds {
+	for k, cs := range cpuSeries {
 		if used[k] {
-			f.key(boxItem(kind.name, kind.col))
+			f.key(boxItem(cs.bar, cs.col))
 		}
 	}
 	if len(f.c.Legend) == 0 {
 		return nil
 	}
-	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm, fmt.Sprintf("client-bound threshold (%.0f %%)", limit))
+	limit := results.ClientBoundBusy * 100
+	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm, "client-bound threshold ("+clientBound+")")
 	f.nominalX(measure.Map(ms, func(v measure.Variant) string { return v.V.Name }), false)
 	f.Y.Min, f.Y.Max = 0, 100
 	return []chart{f.draw(260)}
@@ -340,7 +341,7 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 			"), labelled with its visit numbers in order (#1 first); whiskers: 95 % confidence interval; ring: the best; " +
 			"green squares: the plateau, the values not significantly worse than the best (Holm-adjusted t-test on the log scale); " +
 			"values measured once are tested against nothing and are on no plateau.",
-	}, se.Key, unit, false, true)
+	}, se.Key, unit, nil, plot.DefaultTicks{})
 	f.searchMarks(ss, xs)
 	if se.Maximize == results.ObjectiveRate {
 		f.modelCurve(pred, xs, ratios)
@@ -433,7 +434,7 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 		Title: "Capacity of " + name + ": " + what + " against the rate asked",
 		Caption: "Points: one step of the search each (one open-loop window), " + what + " in ms (log scale) at the rate asked; " +
 			"ringed: steps that missed a target (latency, errors or missed starts); dashed line: the target; dotted line: the knee, " + knee + ".",
-	}, "rate asked (new connections/s)", what+" ms", true, true)
+	}, "rate asked (new connections/s)", what+" ms", rateTicks, plot.LogTicks{Prec: -1})
 	ms := float64(target) / float64(time.Millisecond)
 	ymin, ymax := ms, ms
 	var line, fails plotter.XYs // the steps' p99 latencies in ms by rate asked, and the failing steps'
@@ -450,7 +451,7 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	if len(line) == 0 {
 		return f.none("no step measured a latency")
 	}
-	f.X.Tick.Marker, f.Y.Scale, f.Y.Tick.Marker = rateTicks, plot.LogScale{}, plot.LogTicks{Prec: -1}
+	f.Y.Scale = plot.LogScale{}
 	f.linePoints(line, variantColor(c.Variant), name+": "+what)
 	if len(fails) > 0 {
 		f.glyphs(fails, colorAlarm, 7, draw.RingGlyph{})

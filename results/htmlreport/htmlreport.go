@@ -56,6 +56,9 @@ type section struct {
 	Parts   []section
 }
 
+// clientBound is the client-bound threshold as the page writes it: "90 %".
+var clientBound = strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %"
+
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
 
@@ -87,7 +90,7 @@ func newPage(m *analysis.Report) *page {
 		facts[f.Label] = f.Text
 	}
 	pg := &page{Report: m, Started: facts["started"], Finished: facts["finished"], Metrics: facts["metrics"],
-		Threshold: strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
+		Threshold: clientBound,
 		Plan:      planText(r.Plan), Hosts: measure.Map(r.Hosts, format.HostLine),
 	}
 	if len(r.Variants) == 0 {

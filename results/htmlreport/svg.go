@@ -45,9 +45,6 @@ var (
 	colorModel     = color.RGBA{102, 51, 153, 255}
 	colorP50       = palette[0]
 	colorP99       = palette[1]
-	colorProcess   = color.RGBA{230, 85, 13, 255} // the client's CPU: kaeload's own, the busiest group
-	colorCPUs      = color.RGBA{253, 174, 107, 255}
-	colorServer    = color.RGBA{49, 130, 189, 255}
 	colorEvent     = color.RGBA{204, 0, 0, 255}
 	colorWarmup    = color.RGBA{238, 238, 238, 255}
 )
@@ -69,18 +66,21 @@ type figure struct {
 	label string // the SVG's name, else c.Title
 }
 
-// newFigure starts c with the report's fonts, axis labels and grid lines on the axes named.
-func newFigure(c chart, xLabel, yLabel string, vertical, horizontal bool) *figure {
+// newFigure starts c with the report's fonts and axis labels; an axis given ticks has them and grid lines.
+func newFigure(c chart, xLabel, yLabel string, xTicks, yTicks plot.Ticker) *figure {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+	for a, ticks := range map[*plot.Axis]plot.Ticker{&p.X: xTicks, &p.Y: yTicks} {
 		a.Label.TextStyle.Font = font.From(sans, 11)
 		a.Tick.Label.Font = font.From(sans, 9.5)
+		if ticks != nil {
+			a.Tick.Marker = ticks
+		}
 	}
 	g := plotter.NewGrid()
 	g.Vertical.Dashes, g.Horizontal.Dashes = nil, nil
 	on := map[bool]color.Color{true: colorGridLight} // nil: no line
-	g.Vertical.Color, g.Horizontal.Color = on[vertical], on[horizontal]
+	g.Vertical.Color, g.Horizontal.Color = on[xTicks != nil], on[yTicks != nil]
 	p.Add(g)
 	return &figure{Plot: p, c: c}
 }
@@ -217,12 +217,8 @@ func (f *figure) draw(h vg.Length) (c chart) {
 	return c
 }
 
-type ticker func(lo, hi float64) []plot.Tick
-
-func (t ticker) Ticks(lo, hi float64) []plot.Tick { return t(lo, hi) }
-
 // rateTicks are linear ticks labelled by rateLabel.
-var rateTicks = ticker(func(lo, hi float64) []plot.Tick {
+var rateTicks = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
 	allK := !slices.ContainsFunc(ts, func(t plot.Tick) bool { return t.Label != "" && math.Mod(t.Value, 1000) != 0 })
 	for i := range ts {
@@ -261,7 +257,7 @@ func ticksAt(vs []float64, labelled func(float64) bool, scale float64) plot.Cons
 }
 
 // logMsTicks tick a log ms axis at 1..9 × 10^k, labelled at 1, 2 and 5.
-var logMsTicks = ticker(func(lo, hi float64) []plot.Tick {
+var logMsTicks = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > 0) {
 		return nil
 	}

@@ -199,7 +199,7 @@ func niceBelow(x float64) float64 {
 // svgDoc writes what gonum/plot cannot draw small or with tooltips: the timelines and the server profile.
 type svgDoc struct{ strings.Builder }
 
-// el writes element name, attrs (name, then a string, escaped, "" left out, a float64 or an int), text and
+// el writes element name, attrs (name, then a string, escaped, "" left out, or a float64), text and
 // tooltip; self-closed without, an <svg> left open for drawing to close.
 func (d *svgDoc) el(name, text, title string, attrs ...any) {
 	d.WriteString("<" + name)
@@ -210,8 +210,6 @@ func (d *svgDoc) el(name, text, title string, attrs ...any) {
 			v = html.EscapeString(x)
 		case float64:
 			v = num(x)
-		case int:
-			v = strconv.Itoa(x)
 		}
 		if v != "" {
 			d.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
@@ -258,11 +256,8 @@ func newCanvas(h, extra float64, t, v axis, label string, marks []eventMark) *ca
 	for _, m := range marks {
 		c.band("event-band", c.x(m.Start.Seconds()), c.x((m.Start + m.Length).Seconds()), 1, "", "fill", cssColor(colorEvent), "fill-opacity", ".1")
 	}
-	var grid strings.Builder
-	for _, tick := range v.ticks {
-		grid.WriteString(c.hline(c.y(tick)))
-	}
-	c.path("grid", grid.String(), cssColor(colorGridLight))
+	grid := measure.Map(v.ticks, func(t float64) string { return c.hline(c.y(t)) })
+	c.path("grid", strings.Join(grid, ""), cssColor(colorGridLight))
 	for _, tick := range v.ticks {
 		c.el("text", v.label(tick), "", "x", c.x0-5, "y", c.y(tick)+4, "text-anchor", "end")
 	}
@@ -286,12 +281,8 @@ func (c *canvas) hline(y float64) string { return "M" + num(c.x0) + " " + num(y)
 
 // frame draws the time axis and the window's start, dashed, labelled when label.
 func (c *canvas) frame(label bool) {
-	var axis strings.Builder
-	axis.WriteString(c.hline(c.y1))
-	for _, t := range c.t.ticks {
-		axis.WriteString("M" + num(c.x(t)) + " " + num(c.y1) + "v4")
-	}
-	c.path("axis", axis.String(), "#666")
+	ticks := measure.Map(c.t.ticks, func(t float64) string { return "M" + num(c.x(t)) + " " + num(c.y1) + "v4" })
+	c.path("axis", c.hline(c.y1)+strings.Join(ticks, ""), "#666")
 	for _, t := range c.t.ticks {
 		c.el("text", c.t.label(t), "", "x", c.x(t), "y", c.y1+tlBottom-6, "text-anchor", "middle")
 	}
@@ -373,7 +364,8 @@ func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnos
 			}
 		}
 		if d.Len() > 0 {
-			c.el("path", "", "", "class", "group", "data-group", rep.Groups[g].Index, "d", d.String(), "fill", cssColor(groupColor(g)))
+			c.el("path", "", "", "class", "group", "data-group", strconv.Itoa(rep.Groups[g].Index), "d", d.String(),
+				"fill", cssColor(groupColor(g)))
 		}
 	}
 	if ax.lo < 0 { // fade the warm-up's bars
@@ -514,28 +506,22 @@ func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 
 // cpuTimeline draws CPU busy per interval; none when none was measured.
 func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) []chart {
-	orNaN := func(v *float64) float64 {
-		if v == nil {
-			return math.NaN()
-		}
-		return *v
-	}
-	limit := results.ClientBoundBusy
-	pct := strconv.FormatFloat(limit*100, 'f', -1, 64)
-	legend := []legendItem{dashedItem("client-bound threshold ("+pct+" % by kaeload itself)", colorAlarm)}
-	ch := lineChart{
+	legend := []legendItem{dashedItem("client-bound threshold ("+clientBound+" by kaeload itself)", colorAlarm)}
+	lc := lineChart{
 		chart: chart{Class: "tl-cpu", Title: "CPU busy per interval: client and server", Legend: legend},
-		label: "client and server CPU busy over time", threshold: limit,
+		label: "client and server CPU busy over time", threshold: results.ClientBoundBusy,
 		y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
 			label: func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" }},
-		lines: []timelineLine{
-			{"process", "worker processes (kaeload itself)", colorProcess,
-				func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
-			{"cpus", "groups' CPUs (anything on them)", colorCPUs,
-				func(p *results.Point) float64 { return orNaN(p.CPUsBusy) }},
-			{"server", "server", colorServer, func(p *results.Point) float64 { return orNaN(p.ServerBusy) }},
-		},
-	}.draw(t, ax, marks)
+	}
+	for _, cs := range cpuSeries {
+		lc.lines = append(lc.lines, timelineLine{cs.class, cs.line, cs.col, func(p *results.Point) float64 {
+			if v := cs.at(p); v != nil {
+				return *v
+			}
+			return math.NaN()
+		}})
+	}
+	ch := lc.draw(t, ax, marks)
 	if len(ch.Legend) == len(legend) { // draw added no line: none had a value
 		return nil
 	}
