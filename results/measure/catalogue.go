@@ -252,7 +252,6 @@ func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 	}
 }
 
-// probes: each probe's delta over the window and per request.
 var probes = []Measure{
 	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: &Fact{"probe %s", 17, probeLine},
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
@@ -305,8 +304,7 @@ var serverCPUs = []Measure{
 	{Key: "saturation", Show: JSON, Rep: saturationJSON},
 }
 
-// serverVariantJSON counts a variant's reps with OTHER LOAD on the server's CPUs, with a client group
-// on them, with either (shared says how), judged for saturation, NOT SATURATED.
+// serverVariantJSON counts a variant's reps by what its server's CPUs showed (shared says how).
 func serverVariantJSON(x *Variant) Value {
 	vs := x.S
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{
