@@ -304,7 +304,8 @@ var serverCPUs = []Measure{
 	{Key: "saturation", Show: JSON, Rep: saturationJSON},
 }
 
-// serverVariantJSON counts a variant's reps by what its server's CPUs showed (shared says how).
+// serverVariantJSON counts a variant's reps with OTHER LOAD on the server's CPUs, with a client group
+// on them, with either (shared says how), judged for saturation, NOT SATURATED.
 func serverVariantJSON(x *Variant) Value {
 	vs := x.S
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{
