@@ -14,8 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// catalogue is in summary.csv's column order, JSON-only measures beside their CSV columns.
-var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
+// Catalogue is every measure, in summary.csv's column order, JSON-only measures beside their CSV columns.
+var Catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
 var counts = []Measure{
@@ -94,14 +94,12 @@ func plain(v Value) string {
 // latency is the q-th percentile of a repetition's latency or its variant's merged; "intended" in an open loop.
 func latency(name string, q int, label string, show Output, order, vorder int) Measure {
 	p := strconv.Itoa(q)
+	of := func(l *results.Latency, scheduled uint64) Value {
+		return If(name != "intended" || scheduled > 0, Quantile(latencyOf(l, name), float64(q)))
+	}
 	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
-		Rep: func(x *Rep) Value {
-			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(latencyOf(&x.Rep.Total.Latency, name), float64(q)))
-		},
-		Variant: func(x *Variant) Value {
-			ok := name != "intended" || x.S.Scheduled > 0 // intended: in an open loop only
-			return If(ok, Quantile(latencyOf(&x.S.Latency, name), float64(q)))
-		}}
+		Rep:     func(x *Rep) Value { return of(&x.Rep.Total.Latency, x.Rep.Total.Scheduled) },
+		Variant: func(x *Variant) Value { return of(&x.S.Latency, x.S.Scheduled) }}
 }
 
 func latencyOf(l *results.Latency, name string) *results.Histogram {
@@ -254,7 +252,6 @@ func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 	}
 }
 
-// probes: each probe's delta over the window and per request.
 var probes = []Measure{
 	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: &Fact{"probe %s", 17, probeLine},
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -19,28 +20,25 @@ type Fact struct {
 	Line  func(*Rep) string
 }
 
-// FactColumns are the columns among a repetition's facts, in order: those worded and those marked.
-func FactColumns(m *analysis.Report) []Column {
-	cols := slices.DeleteFunc(Columns(m, ^Output(0)), func(c Column) bool {
+// FactRows are x's labelled lines among a repetition's facts: a Fact's by its Order, then the
+// Facts measures' with a value; no row for an empty line.
+func FactRows(x *Rep) (rows [][2]string) {
+	cols := slices.DeleteFunc(Columns(x.R, ^Output(0)), func(c Column) bool {
 		return c.Fact == nil && (c.Rep == nil || c.Show&Facts == 0)
 	})
-	return sorted(cols, func(c Column) int {
-		if c.Fact == nil {
-			return 0
+	for _, c := range sorted(cols, func(c Column) int { return cmp.Or(c.Fact, &Fact{}).Order }) {
+		x.Param = c.Param
+		label, line := c.Label, ""
+		if c.Fact != nil {
+			label, line = replaceParam(c.Fact.Label, c.Param), c.Fact.Line(x)
+		} else if v := c.OfRep(x); v.Kind != None {
+			line = c.Text(v)
 		}
-		return c.Fact.Order
-	})
-}
-
-// FactRow is c's label and line for x; ok is false for no row.
-func (c Column) FactRow(x *Rep) (label, line string, ok bool) {
-	if c.Fact == nil {
-		v := c.OfRep(x)
-		return c.Label, c.Text(v), v.Kind != None
+		if line != "" {
+			rows = append(rows, [2]string{label, line})
+		}
 	}
-	x.Param = c.Param
-	line = c.Fact.Line(x)
-	return replaceParam(c.Fact.Label, c.Param), line, line != ""
+	return rows
 }
 
 // facts: the lines the text report always words, beside the measures.

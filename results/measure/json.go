@@ -118,8 +118,7 @@ func VariantJSON(x *Variant) Fields {
 	return withMeasures(Fields{{"name", x.Name}}, x.R, of)
 }
 
-// withMeasures appends to f the JSON columns that of reads (ok); a column it does not read makes no
-// field, nor its parent object.
+// withMeasures appends to f the JSON columns that of reads (ok); no field, nor parent, for the others.
 func withMeasures(f Fields, m *analysis.Report, of func(Column) (v Value, ok bool)) Fields {
 	for _, c := range Columns(m, JSON) {
 		if v, ok := of(c); ok {

@@ -148,9 +148,6 @@ func (c Column) Text(v Value) string {
 	return v.Human()
 }
 
-// Catalogue is every measure, in the CSV's column order.
-var Catalogue = catalogue
-
 // Columns are the measures out shows for m, families expanded, in order.
 func Columns(m *analysis.Report, out Output) []Column {
 	var cols []Column

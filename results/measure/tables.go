@@ -45,15 +45,10 @@ func latencyWords(h *results.Histogram, param string) Value {
 var latencyRows = []Measure{latencyRow("connect", "connect"), latencyRow("handshake", "handshake"), latencyRow("ttfb", "ttfb"),
 	latencyRow("total", "total"), latencyRow("intended", "from intended")}
 
-// groupRow is a column of the groups table, of a group or the total; with has, only where has holds.
-func groupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
-	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left, Sparse: has != nil,
-		Rep: func(x *Rep) Value {
-			if has != nil && !has(x) {
-				return Value{}
-			}
-			return Value{Kind: Str, S: f(x.G)}
-		}}
+// groupRow is a column of the groups table, of a group (x.G) or the total.
+func groupRow(key, label string, f func(g *results.Group) string) Measure {
+	return Measure{Key: key, Label: label, Show: Groups, Human: words,
+		Rep: func(x *Rep) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
 // orTotal is s for a group, "" for the total, format.Missing for "".
@@ -68,34 +63,36 @@ func orTotal(g *results.Group, s string) string {
 }
 
 var groupRows = []Measure{
-	groupRow("group_host", "host", true, func(x *Rep) bool {
-		return slices.ContainsFunc(x.Rep.Groups, func(g results.Group) bool { return g.Host != "" })
-	}, func(g *results.Group) string {
-		if g.Host == "" && g.Index != results.TotalIndex {
-			return "local"
-		}
-		return g.Host
-	}),
-	groupRow("group_cpus", "cpus", true, nil, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
-	groupRow("group_threads", "threads", false, nil,
-		func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
-	groupRow("group_conns", "conns", false, nil, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
-	groupRow("group_requests", "requests", false, nil,
-		func(g *results.Group) string { return format.Count(g.Requests) }),
-	groupRow("group_req_per_s", "req/s", false, nil,
-		func(g *results.Group) string { return format.Rate(g.Rate()) }),
-	groupRow("group_errors", "errors", false, nil,
-		func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
-	groupRow("group_total_p99_ms", "p99 total ms", false, nil, func(g *results.Group) string {
-		return format.QuantileMillis(g.Latency.Total, 99)
-	}),
-	groupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 },
-		func(g *results.Group) string {
-			if g.CPU == nil {
-				return orTotal(g, "")
+	{Key: "group_host", Label: "host", Show: Groups, Human: words, Left: true, Sparse: true,
+		Rep: func(x *Rep) Value {
+			switch {
+			case !slices.ContainsFunc(x.Rep.Groups, func(g results.Group) bool { return g.Host != "" }):
+				return Value{} // every group ran here
+			case x.G.Host == "" && x.G.Index != results.TotalIndex:
+				return Words("local")
 			}
-			return orTotal(g, format.Percent(g.CPU.Busy))
-		}),
+			return Value{Kind: Str, S: x.G.Host}
+		}},
+	{Key: "group_cpus", Label: "cpus", Show: Groups, Human: words, Left: true,
+		Rep: func(x *Rep) Value { return Value{Kind: Str, S: orTotal(x.G, x.G.CPUs)} }},
+	groupRow("group_threads", "threads", func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
+	groupRow("group_conns", "conns", func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
+	groupRow("group_requests", "requests", func(g *results.Group) string { return format.Count(g.Requests) }),
+	groupRow("group_req_per_s", "req/s", func(g *results.Group) string { return format.Rate(g.Rate()) }),
+	groupRow("group_errors", "errors", func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
+	groupRow("group_total_p99_ms", "p99 total ms",
+		func(g *results.Group) string { return format.QuantileMillis(g.Latency.Total, 99) }),
+	{Key: "group_cpu_busy", Label: "cpu busy", Show: Groups, Human: words, Sparse: true,
+		Rep: func(x *Rep) Value {
+			if x.A.ClientCPU.Measured == 0 {
+				return Value{} // no group measured
+			}
+			busy := ""
+			if x.G.CPU != nil {
+				busy = format.Percent(x.G.CPU.Busy)
+			}
+			return Value{Kind: Str, S: orTotal(x.G, busy)}
+		}},
 }
 
 // pageLatency is a row of the page's latency table, of a variant's reps merged.

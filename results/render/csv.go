@@ -49,24 +49,18 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		}
 	}
 	// A window an interrupt cut short or exclude_flagged set aside, with the reports' line.
-	for _, w := range []struct {
-		mark  string
-		lines []string
-		reps  func(*results.Variant) []results.Rep
-	}{
-		{"partial", m.Partial.Strings(), func(v *results.Variant) []results.Rep { return v.Partial }},
-		{"excluded", m.Excluded.Strings(), func(v *results.Variant) []results.Rep { return v.Excluded }},
-	} {
-		mark, lines := w.mark, w.lines
+	aside := func(mark string, lines []string, reps func(*results.Variant) []results.Rep) {
 		for i := range r.Variants {
 			v := &r.Variants[i]
-			for _, p := range w.reps(v) {
+			for _, p := range reps(v) {
 				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[0]}
 				lines = lines[1:]
 				row(v, strconv.Itoa(p.Index+1)+" "+mark, func(c measure.Column) string { return c.OfRep(x).Text() })
 			}
 		}
 	}
+	aside("partial", m.Partial.Strings(), func(v *results.Variant) []results.Rep { return v.Partial })
+	aside("excluded", m.Excluded.Strings(), func(v *results.Variant) []results.Rep { return v.Excluded })
 	return writeCSV(w, "csv", rows)
 }
 

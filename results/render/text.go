@@ -43,12 +43,7 @@ func (d *doc) rep(x *measure.Rep) {
 		d.heading(2, fmt.Sprintf("%s, repetition %d", x.V.Name, rep.Index+1), "")
 	}
 	d.list(append(measure.RepFlags(ra), ra.Missed, ra.Backoff).Strings())
-	var facts []tables.Notice
-	for _, c := range measure.FactColumns(x.R) {
-		if label, line, ok := c.FactRow(x); ok {
-			facts = append(facts, tables.Notice{Label: label, Text: line})
-		}
-	}
+	facts := measure.Map(measure.FactRows(x), func(r [2]string) tables.Notice { return tables.Notice{Label: r[0], Text: r[1]} })
 	d.facts(append(facts, tables.RepTimeline(&ra.Timeline)...), "")
 	if n := rep.Total.Negotiated; len(n) > 0 {
 		d.say("negotiated", "")
