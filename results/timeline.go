@@ -202,7 +202,6 @@ type TimelineBuilder struct {
 type pointAcc struct {
 	p         Point
 	groups    []*Interval // each group's, nil until it sent it
-	reported  int
 	handshake *Histogram
 	total     *Histogram
 	process   float64
@@ -249,7 +248,6 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	}
 	a := b.at(s.K, s.Start, s.Length)
 	a.groups[g] = new(s.Interval())
-	a.reported++
 	a.p.Requests += s.Requests
 	a.p.Started += s.Started
 	for c, n := range s.Errors {
@@ -269,7 +267,7 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	} else {
 		a.unpinned = true
 	}
-	if a.reported == len(b.groupHosts) {
+	if !slices.Contains(a.groups, nil) {
 		a.settle()
 	}
 	return nil
@@ -323,9 +321,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	groups := make([][]Interval, len(b.groupHosts)) // none with one group, whose are the points
 	for _, k := range keys {
 		a := b.points[k]
-		if a.reported < len(b.groupHosts) {
-			a.settle()
-		}
+		a.settle() // a point some group never sent
 		for g, iv := range a.groups {
 			if iv != nil && len(a.groups) > 1 {
 				groups[g] = append(groups[g], *iv)

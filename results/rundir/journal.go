@@ -85,26 +85,21 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	if err != nil {
 		return nil, fmt.Errorf("create journal: %w", err)
 	}
-	j := &Journal{dir: dir, f: f, opts: opts, run: clone(header)}
-	j.run.SchemaVersion = results.SchemaVersion
-	for i := range j.run.Variants {
-		j.run.Variants[i].Reps, j.run.Variants[i].Speed = nil, nil
+	hdr := clone(header)
+	hdr.SchemaVersion = results.SchemaVersion
+	for i := range hdr.Variants {
+		hdr.Variants[i].Reps, hdr.Variants[i].Speed = nil, nil
 	}
-	line, begin, err := encode(journalRecord{Type: recBegin, Run: &j.run})
-	if err == nil {
-		err = j.write(line)
+	j := &Journal{dir: dir, f: f, opts: opts}
+	err = j.apply(journalRecord{Type: recBegin, Run: &hdr})
+	if serr := syncDir(filepath.Dir(dir)); err == nil && serr != nil {
+		err = fmt.Errorf("create run directory %s: %w", dir, serr)
 	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	j.run = *begin.Run
-	if err := syncDir(filepath.Dir(dir)); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
-	}
-	j.run.Incomplete = true // until End
-	return j, j.rebuild()
+	return j, nil
 }
 
 // ResumeJournal opens dir's journal to continue its run; nothing is written until Resume.
@@ -340,6 +335,15 @@ func replay(r *results.Run, rec journalRecord) error {
 		return fmt.Errorf("journal: %s record without a window", rec.Type)
 	}
 	switch rec.Type {
+	case recBegin:
+		if rec.Run == nil {
+			return errors.New("journal: begin record without the run")
+		}
+		if err := rec.Run.CheckSchema(); err != nil {
+			return err
+		}
+		*r = *rec.Run
+		r.Incomplete = true // until the end
 	case recRep:
 		r.AddRep(rec.Variant, *rec.Rep)
 		if s := r.Search; s != nil && s.Member(v) {
@@ -403,7 +407,7 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 0, 64<<10), maxJournalLine)
 	sc.Split(journalLines)
-	var r *results.Run
+	var r results.Run
 	var complete int64
 	ended, line := false, 0
 	for sc.Scan() {
@@ -422,23 +426,16 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 			err = dec.Decode(&rec)
 		}
 		switch {
-		case err != nil && last && r != nil:
+		case err != nil && last && line > 1:
 			continue
 		case err != nil:
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
-		case line == 1 && (rec.Type != recBegin || rec.Run == nil):
-			return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
-		case line == 1:
-			if err := rec.Run.CheckSchema(); err != nil {
-				return nil, 0, fmt.Errorf("read journal: %w", err)
-			}
-			r = rec.Run
-			r.Incomplete = true
-			continue
+		case (line == 1) != (rec.Type == recBegin):
+			return nil, 0, fmt.Errorf("read journal: line %d: want the %q record on line 1 only, got %q", line, recBegin, rec.Type)
 		case ended && rec.Type != recResume:
 			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
-		if err := replay(r, rec); err != nil {
+		if err := replay(&r, rec); err != nil {
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
 		ended = rec.Type == recEnd
@@ -450,13 +447,13 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, errTooLong)
 	case err != nil:
 		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, err)
-	case r == nil:
+	case complete == 0:
 		return nil, 0, errors.New("read journal: empty")
 	}
 	if err := r.Check(); err != nil {
 		return nil, 0, fmt.Errorf("read journal: %w", err)
 	}
-	return r, complete, nil
+	return &r, complete, nil
 }
 
 // ReadJournal rebuilds a run from a journal, ignoring a last line cut short; any other bad line is
