@@ -280,7 +280,12 @@ func (j *Journal) view() *results.Run {
 func clone(r *results.Run) results.Run {
 	c := *r
 	c.Search = r.Search.Clone()
-	c.Variants = cloneVariants(r.Variants)
+	c.Variants = slices.Clone(r.Variants)
+	for i := range c.Variants {
+		v := &c.Variants[i]
+		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
+		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
+	}
 	c.Warnings = slices.Clone(r.Warnings)
 	c.NotMeasured = slices.Clone(r.NotMeasured)
 	return c
@@ -467,23 +472,10 @@ func ReadJournal(rd io.Reader) (*results.Run, error) {
 	return r, nil
 }
 
-// measured are the variants with a window; nil for none.
+// measured are the variants with a window, kept in vs (a copy of the run's); nil for none.
 func measured(vs []results.Variant) []results.Variant {
-	var kept []results.Variant
-	for _, v := range vs {
-		if len(v.Reps) > 0 || len(v.Partial) > 0 {
-			kept = append(kept, v)
-		}
+	if vs = slices.DeleteFunc(vs, func(v results.Variant) bool { return len(v.Reps)+len(v.Partial) == 0 }); len(vs) == 0 {
+		return nil
 	}
-	return kept
-}
-
-func cloneVariants(vs []results.Variant) []results.Variant {
-	out := slices.Clone(vs)
-	for i := range out {
-		v := &out[i]
-		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
-		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
-	}
-	return out
+	return vs
 }
