@@ -209,9 +209,7 @@ type pointAcc struct {
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
 	tcp       map[int]TCPCounts   // by host
-	drops     *uint64             // the listener's last reading, nil when not read (or drops unknown)
-	queue     *uint64             // nil when not read
-	backlog   uint64              // 0 when not read
+	listen    *ListenSample       // the listener's last reading, nil when not read
 }
 
 type hostCPU struct {
@@ -362,15 +360,6 @@ func (r *Rep) GroupTimeline(i int) []Interval {
 	return out
 }
 
-// series is each point's reading in key order, nil where there was none.
-func (b *TimelineBuilder) series(keys []int, reading func(*pointAcc) *uint64) []*uint64 {
-	out := make([]*uint64, len(keys))
-	for i, k := range keys {
-		out[i] = reading(b.points[k])
-	}
-	return out
-}
-
 // someRead is s, or nil when no point was read.
 func someRead(s []*uint64) []*uint64 {
 	if !slices.ContainsFunc(s, func(p *uint64) bool { return p != nil }) {
@@ -387,12 +376,12 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 		if _, gone := host.Unavailable[name]; gone {
 			continue
 		}
-		s := b.series(keys, func(a *pointAcc) *uint64 {
-			if c, read := a.tcp[h]; read && !slices.Contains(c.Missing, name) {
-				return new(c.Grew[name])
+		s := make([]*uint64, len(keys)) // nil where not read
+		for i, k := range keys {
+			if c, read := b.points[k].tcp[h]; read && !slices.Contains(c.Missing, name) {
+				s[i] = new(c.Grew[name])
 			}
-			return nil
-		})
+		}
 		if slices.ContainsFunc(s, func(p *uint64) bool { return p == nil || *p > 0 }) {
 			out[name] = s
 		}
@@ -410,13 +399,8 @@ func (b *TimelineBuilder) SetListener(host string, port int, why string) {
 
 // AddListener records the listener's reading over interval k.
 func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s ListenSample) {
-	if b.listener == nil || b.listener.Unavailable != "" {
-		return
-	}
-	a := b.at(k, start, length)
-	a.drops, a.queue, a.backlog = nil, &s.Queue, s.Backlog
-	if s.DropsKnown {
-		a.drops = &s.Drops
+	if b.listener != nil && b.listener.Unavailable == "" {
+		b.at(k, start, length).listen = &s
 	}
 }
 
@@ -425,14 +409,16 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	if b.listener == nil {
 		return nil
 	}
-	l := *b.listener
-	if l.Unavailable != "" {
-		return &l
+	l := *b.listener // no reading when Unavailable
+	drops, queue := make([]*uint64, len(keys)), make([]*uint64, len(keys))
+	for i, k := range keys {
+		if s := b.points[k].listen; s != nil {
+			queue[i], l.Backlog = &s.Queue, max(l.Backlog, s.Backlog)
+			if s.DropsKnown {
+				drops[i] = &s.Drops
+			}
+		}
 	}
-	l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.drops }))
-	l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.queue }))
-	for _, a := range b.points {
-		l.Backlog = max(l.Backlog, a.backlog)
-	}
+	l.Drops, l.Queue = someRead(drops), someRead(queue)
 	return &l
 }
