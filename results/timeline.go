@@ -284,10 +284,8 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 
 // settle takes the percentiles once (the last group reported, or at Build) and drops the histograms.
 func (a *pointAcc) settle() {
-	if a.handshake != nil { // settled already: keep its percentiles
+	if a.handshake != nil || a.total != nil { // else settled already: keep its percentiles
 		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
-	}
-	if a.total != nil {
 		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	}
 	a.handshake, a.total = nil, nil
