@@ -195,8 +195,7 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before
-// classes were counted).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record from before classes).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -204,8 +203,7 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the server's access log for these
-// connections, line for line.
+// Responses is every response of the warm-up, window and drain: the server's log of them, line for line.
 func (c Counts) Responses() uint64 { return c.Requests + c.Outside.Warmup + c.Outside.Late }
 
 // Stages counts requests by the stage they were waiting in.
