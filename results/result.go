@@ -125,7 +125,6 @@ func (e Errors) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *Errors) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
 
-// marshalClasses keys the classes that occurred by name.
 func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 	m := make(map[string]T)
 	for c, v := range byClass {
@@ -171,9 +170,8 @@ type Counts struct {
 	Outside     Outside           `json:"outside"`
 }
 
-// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or
-// resets. A full accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a
-// connect of 1 s or more).
+// Sockets is the client's connections' TCP_INFO before close, its own evidence of loss or resets: a full
+// accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a connect of >= 1 s).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -280,9 +278,8 @@ func ratio(n, d float64) float64 {
 // MaxMissedShare is the missed share above which an open loop did not run at the rate asked.
 const MaxMissedShare = 0.01
 
-// Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
-// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate
-// with this many connections).
+// Why an open-loop group missed over MaxMissedShare of its starts: kaeload used ClientBoundBusy of the CPUs;
+// others kept them that busy; or every slot was busy (the server too slow for the rate and connections).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"

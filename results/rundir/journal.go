@@ -258,7 +258,6 @@ func encode(rec journalRecord) ([]byte, journalRecord, error) {
 	return append(seal(b), '\n'), stored, nil
 }
 
-// write appends a sealed line and syncs it.
 func (j *Journal) write(b []byte) error {
 	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
