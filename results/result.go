@@ -219,38 +219,35 @@ func (c *Counts) Add(o *Counts) { addSums(reflect.ValueOf(c).Elem(), reflect.Val
 
 // addSums adds src into dst; an ErrorCount keeps the first message.
 func addSums(dst, src reflect.Value) {
-	switch dst.Kind() {
-	case reflect.Uint64:
-		dst.SetUint(dst.Uint() + src.Uint())
-	case reflect.Array:
-		for i := range dst.Len() {
-			addSums(dst.Index(i), src.Index(i))
+	switch d := dst.Addr().Interface().(type) {
+	case *uint64:
+		*d += src.Uint()
+	case *map[string]uint64: // Negotiated
+		for k, n := range src.Interface().(map[string]uint64) {
+			if *d == nil {
+				*d = map[string]uint64{}
+			}
+			(*d)[k] += n
 		}
-	case reflect.Map: // Negotiated
-		m, ok := dst.Addr().Interface().(*map[string]uint64)
-		if !ok {
+	case *ErrorCount:
+		o := src.Interface().(ErrorCount)
+		if d.Count == 0 {
+			d.First = o.First
+		}
+		d.Count += o.Count
+	default:
+		switch dst.Kind() {
+		case reflect.Array:
+			for i := range dst.Len() {
+				addSums(dst.Index(i), src.Index(i))
+			}
+		case reflect.Struct:
+			for i := range dst.NumField() {
+				addSums(dst.Field(i), src.Field(i))
+			}
+		default:
 			panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
 		}
-		for k, n := range src.Interface().(map[string]uint64) {
-			if *m == nil {
-				*m = map[string]uint64{}
-			}
-			(*m)[k] += n
-		}
-	case reflect.Struct:
-		if ec, ok := dst.Addr().Interface().(*ErrorCount); ok {
-			o := src.Interface().(ErrorCount)
-			if ec.Count == 0 {
-				ec.First = o.First
-			}
-			ec.Count += o.Count
-			return
-		}
-		for i := range dst.NumField() {
-			addSums(dst.Field(i), src.Field(i))
-		}
-	default:
-		panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
 	}
 }
 
