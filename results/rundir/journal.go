@@ -300,25 +300,23 @@ func (j *Journal) rebuild() error {
 	if err := results.WriteJSON(&runJSON, r); err != nil {
 		return err
 	}
-	files := map[string][]byte{}
+	var files map[string][]byte
 	var renderErr error
 	if j.opts.Render != nil {
-		extra, err := j.opts.Render(r)
-		if err != nil {
-			renderErr = fmt.Errorf("render: %w", err)
-		}
-		maps.Copy(files, extra)
-	}
-	delete(files, RunFile) // the record and the journal are never a rendering's
-	delete(files, JournalFile)
-	names := append([]string{RunFile}, slices.Sorted(maps.Keys(files))...)
-	files[RunFile] = runJSON.Bytes()
-	for _, name := range names {
-		if err := writeFileAtomic(j.dir, name, files[name]); err != nil {
-			return fmt.Errorf("run directory %s: %w", j.dir, err)
+		if files, renderErr = j.opts.Render(r); renderErr != nil {
+			renderErr = fmt.Errorf("render: %w", renderErr)
 		}
 	}
-	if err := syncDir(j.dir); err != nil {
+	err := writeFileAtomic(j.dir, RunFile, runJSON.Bytes()) // the record and the journal are never a rendering's
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err == nil && name != RunFile && name != JournalFile {
+			err = writeFileAtomic(j.dir, name, files[name])
+		}
+	}
+	if err == nil {
+		err = syncDir(j.dir)
+	}
+	if err != nil {
 		return fmt.Errorf("run directory %s: %w", j.dir, err)
 	}
 	return renderErr
