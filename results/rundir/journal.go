@@ -69,8 +69,7 @@ type JournalOptions struct {
 	Render   func(*results.Run) (map[string][]byte, error)
 }
 
-// CreateJournal creates the run directory dir and starts its journal; for an existing dir the
-// error wraps fs.ErrExist.
+// CreateJournal creates run directory dir and starts its journal; an existing dir's error wraps fs.ErrExist.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -458,8 +457,7 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	return &r, complete, nil
 }
 
-// ReadJournal rebuilds a run from a journal, ignoring a last line cut short; any other bad line is
-// an error naming it.
+// ReadJournal rebuilds a run from a journal; a bad line is an error naming it, unless the last, cut short.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {
