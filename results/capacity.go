@@ -23,8 +23,7 @@ type CapacityStep struct {
 	Why   string  `json:"why,omitempty"` // the target missed
 }
 
-// Capacity is a variant's capacity search: Knee the highest rate meeting the targets, Fail the
-// lowest not (0: none).
+// Capacity is a variant's search: Knee the highest rate meeting the targets, Fail the lowest not (0: none).
 type Capacity struct {
 	Variant          int // index in Run.Variants
 	Knee, Fail       float64

@@ -1,4 +1,3 @@
 // Package results is the run record as run.json stores it, with exact merging of counts and
-// histograms; it imports only results/stats and analyses nothing (layering: docs/internals.md,
-// TestLayers).
+// histograms; it imports only results/stats and analyses nothing (docs/internals.md).
 package results

@@ -66,8 +66,7 @@ func NewHandshake(st *tls.ConnectionState) Handshake {
 	return h
 }
 
-// certKey is the certificate's key ("RSA 2048") and the scheme a server signs with at version, of
-// those Go's client offers.
+// certKey is the certificate's key ("RSA 2048") and the scheme a server signs with at version (of Go's offer).
 func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
 	switch k := c.PublicKey.(type) {
 	case *rsa.PublicKey:

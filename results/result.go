@@ -125,7 +125,6 @@ func (e Errors) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *Errors) UnmarshalJSON(data []byte) error { return unmarshalClasses(data, e[:]) }
 
-// marshalClasses keys the classes that occurred by name.
 func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 	m := make(map[string]T)
 	for c, v := range byClass {
@@ -171,9 +170,8 @@ type Counts struct {
 	Outside     Outside           `json:"outside"`
 }
 
-// Sockets is the client's connections' TCP_INFO before close: the run's own evidence of loss or
-// resets. A full accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a
-// connect of 1 s or more).
+// Sockets is the client's connections' TCP_INFO before close, its own evidence of loss or resets: a full
+// accept queue drops the final ACK, seen as a retransmitted segment (a SYN as a connect of >= 1 s).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -195,8 +193,7 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record made before
-// classes were counted).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in a record from before classes).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -204,8 +201,7 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the server's access log for these
-// connections, line for line.
+// Responses is every response of the warm-up, window and drain: the server's log of them, line for line.
 func (c Counts) Responses() uint64 { return c.Requests + c.Outside.Warmup + c.Outside.Late }
 
 // Stages counts requests by the stage they were waiting in.
@@ -223,38 +219,35 @@ func (c *Counts) Add(o *Counts) { addSums(reflect.ValueOf(c).Elem(), reflect.Val
 
 // addSums adds src into dst; an ErrorCount keeps the first message.
 func addSums(dst, src reflect.Value) {
-	switch dst.Kind() {
-	case reflect.Uint64:
-		dst.SetUint(dst.Uint() + src.Uint())
-	case reflect.Array:
-		for i := range dst.Len() {
-			addSums(dst.Index(i), src.Index(i))
+	switch d := dst.Addr().Interface().(type) {
+	case *uint64:
+		*d += src.Uint()
+	case *map[string]uint64: // Negotiated
+		for k, n := range src.Interface().(map[string]uint64) {
+			if *d == nil {
+				*d = map[string]uint64{}
+			}
+			(*d)[k] += n
 		}
-	case reflect.Map: // Negotiated
-		m, ok := dst.Addr().Interface().(*map[string]uint64)
-		if !ok {
+	case *ErrorCount:
+		o := src.Interface().(ErrorCount)
+		if d.Count == 0 {
+			d.First = o.First
+		}
+		d.Count += o.Count
+	default:
+		switch dst.Kind() {
+		case reflect.Array:
+			for i := range dst.Len() {
+				addSums(dst.Index(i), src.Index(i))
+			}
+		case reflect.Struct:
+			for i := range dst.NumField() {
+				addSums(dst.Field(i), src.Field(i))
+			}
+		default:
 			panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
 		}
-		for k, n := range src.Interface().(map[string]uint64) {
-			if *m == nil {
-				*m = map[string]uint64{}
-			}
-			(*m)[k] += n
-		}
-	case reflect.Struct:
-		if ec, ok := dst.Addr().Interface().(*ErrorCount); ok {
-			o := src.Interface().(ErrorCount)
-			if ec.Count == 0 {
-				ec.First = o.First
-			}
-			ec.Count += o.Count
-			return
-		}
-		for i := range dst.NumField() {
-			addSums(dst.Field(i), src.Field(i))
-		}
-	default:
-		panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
 	}
 }
 
@@ -282,9 +275,8 @@ func ratio(n, d float64) float64 {
 // MaxMissedShare is the missed share above which an open loop did not run at the rate asked.
 const MaxMissedShare = 0.01
 
-// Why an open-loop group missed more than MaxMissedShare of its starts: kaeload used ClientBoundBusy
-// of the CPUs; others kept them that busy; or every slot was busy (the server too slow for the rate
-// with this many connections).
+// Why an open-loop group missed over MaxMissedShare of its starts: kaeload used ClientBoundBusy of the CPUs;
+// others kept them that busy; or every slot was busy (the server too slow for the rate and connections).
 const (
 	ClientBound    = "CLIENT-BOUND"
 	CPUsTaken      = "CPUS-TAKEN"

@@ -202,7 +202,6 @@ type TimelineBuilder struct {
 type pointAcc struct {
 	p         Point
 	groups    []*Interval // each group's, nil until it sent it
-	reported  int
 	handshake *Histogram
 	total     *Histogram
 	process   float64
@@ -210,9 +209,7 @@ type pointAcc struct {
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
 	tcp       map[int]TCPCounts   // by host
-	drops     *uint64             // the listener's last reading, nil when not read (or drops unknown)
-	queue     *uint64             // nil when not read
-	backlog   uint64              // 0 when not read
+	listen    *ListenSample       // the listener's last reading, nil when not read
 }
 
 type hostCPU struct {
@@ -249,7 +246,6 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	}
 	a := b.at(s.K, s.Start, s.Length)
 	a.groups[g] = new(s.Interval())
-	a.reported++
 	a.p.Requests += s.Requests
 	a.p.Started += s.Started
 	for c, n := range s.Errors {
@@ -269,7 +265,7 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	} else {
 		a.unpinned = true
 	}
-	if a.reported == len(b.groupHosts) {
+	if !slices.Contains(a.groups, nil) {
 		a.settle()
 	}
 	return nil
@@ -288,10 +284,8 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 
 // settle takes the percentiles once (the last group reported, or at Build) and drops the histograms.
 func (a *pointAcc) settle() {
-	if a.handshake != nil { // settled already: keep its percentiles
+	if a.handshake != nil || a.total != nil { // else settled already: keep its percentiles
 		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
-	}
-	if a.total != nil {
 		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	}
 	a.handshake, a.total = nil, nil
@@ -323,9 +317,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	groups := make([][]Interval, len(b.groupHosts)) // none with one group, whose are the points
 	for _, k := range keys {
 		a := b.points[k]
-		if a.reported < len(b.groupHosts) {
-			a.settle()
-		}
+		a.settle() // a point some group never sent
 		for g, iv := range a.groups {
 			if iv != nil && len(a.groups) > 1 {
 				groups[g] = append(groups[g], *iv)
@@ -366,15 +358,6 @@ func (r *Rep) GroupTimeline(i int) []Interval {
 	return out
 }
 
-// series is each point's reading in key order, nil where there was none.
-func (b *TimelineBuilder) series(keys []int, reading func(*pointAcc) *uint64) []*uint64 {
-	out := make([]*uint64, len(keys))
-	for i, k := range keys {
-		out[i] = reading(b.points[k])
-	}
-	return out
-}
-
 // someRead is s, or nil when no point was read.
 func someRead(s []*uint64) []*uint64 {
 	if !slices.ContainsFunc(s, func(p *uint64) bool { return p != nil }) {
@@ -391,12 +374,12 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 		if _, gone := host.Unavailable[name]; gone {
 			continue
 		}
-		s := b.series(keys, func(a *pointAcc) *uint64 {
-			if c, read := a.tcp[h]; read && !slices.Contains(c.Missing, name) {
-				return new(c.Grew[name])
+		s := make([]*uint64, len(keys)) // nil where not read
+		for i, k := range keys {
+			if c, read := b.points[k].tcp[h]; read && !slices.Contains(c.Missing, name) {
+				s[i] = new(c.Grew[name])
 			}
-			return nil
-		})
+		}
 		if slices.ContainsFunc(s, func(p *uint64) bool { return p == nil || *p > 0 }) {
 			out[name] = s
 		}
@@ -414,13 +397,8 @@ func (b *TimelineBuilder) SetListener(host string, port int, why string) {
 
 // AddListener records the listener's reading over interval k.
 func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s ListenSample) {
-	if b.listener == nil || b.listener.Unavailable != "" {
-		return
-	}
-	a := b.at(k, start, length)
-	a.drops, a.queue, a.backlog = nil, &s.Queue, s.Backlog
-	if s.DropsKnown {
-		a.drops = &s.Drops
+	if b.listener != nil && b.listener.Unavailable == "" {
+		b.at(k, start, length).listen = &s
 	}
 }
 
@@ -429,14 +407,16 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	if b.listener == nil {
 		return nil
 	}
-	l := *b.listener
-	if l.Unavailable != "" {
-		return &l
+	l := *b.listener // no reading when Unavailable
+	drops, queue := make([]*uint64, len(keys)), make([]*uint64, len(keys))
+	for i, k := range keys {
+		if s := b.points[k].listen; s != nil {
+			queue[i], l.Backlog = &s.Queue, max(l.Backlog, s.Backlog)
+			if s.DropsKnown {
+				drops[i] = &s.Drops
+			}
+		}
 	}
-	l.Drops = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.drops }))
-	l.Queue = someRead(b.series(keys, func(a *pointAcc) *uint64 { return a.queue }))
-	for _, a := range b.points {
-		l.Backlog = max(l.Backlog, a.backlog)
-	}
+	l.Drops, l.Queue = someRead(drops), someRead(queue)
 	return &l
 }

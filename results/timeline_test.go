@@ -199,3 +199,36 @@ func deref(p *float64) string {
 	}
 	return fmt.Sprint(*p)
 }
+
+// TestTimelineListener keeps the listener's readings on their points: a
+// series with no reading is absent, drops unknown are null, the backlog is
+// the largest read; an unavailable listener keeps why and no reading.
+func TestTimelineListener(t *testing.T) {
+	b := results.NewTimelineBuilder(time.Second, []string{""})
+	b.SetListener("local", 443, "")
+	b.AddListener(0, 0, time.Second, results.ListenSample{Queue: 3, Backlog: 511})
+	b.AddListener(2, 2*time.Second, time.Second, results.ListenSample{Drops: 7, DropsKnown: true, Queue: 5, Backlog: 128})
+	b.AddServer(1, time.Second, time.Second, &results.CPUUsage{Busy: 0.5})
+	tl, _ := b.Build()
+	l := tl.Listener
+	if l == nil || len(l.Queue) != 3 || len(l.Drops) != 3 {
+		t.Fatalf("listener %+v, want queue and drops over 3 points", l)
+	}
+	if l.Queue[1] != nil || *l.Queue[0] != 3 || *l.Queue[2] != 5 || l.Drops[0] != nil || *l.Drops[2] != 7 || l.Backlog != 511 {
+		t.Errorf("listener %+v: want queue 3, null, 5; drops null, null, 7; backlog 511", l)
+	}
+
+	b = results.NewTimelineBuilder(time.Second, []string{""})
+	b.SetListener("local", 443, "")
+	b.AddListener(0, 0, time.Second, results.ListenSample{Queue: 3})
+	if tl, _ := b.Build(); tl.Listener.Drops != nil || tl.Listener.Queue == nil {
+		t.Errorf("drops never known: %+v, want no drops and the queue", tl.Listener)
+	}
+
+	b = results.NewTimelineBuilder(time.Second, []string{""})
+	b.SetListener("local", 443, "no ss")
+	b.AddListener(0, 0, time.Second, results.ListenSample{Queue: 3, DropsKnown: true})
+	if tl, _ := b.Build(); tl.Listener.Unavailable != "no ss" || tl.Listener.Queue != nil || tl.Listener.Drops != nil {
+		t.Errorf("unavailable listener %+v, want why and no series", tl.Listener)
+	}
+}

@@ -1,4 +1,3 @@
-// Package rundir stores a run as a directory that grows as the run goes: a
-// synced journal, and run.json and the reports rebuilt from it, written
-// atomically. See docs/outputs.md.
+// Package rundir stores a run as a directory that grows as the run goes: a synced journal, and
+// run.json and the reports rebuilt from it, written atomically. See docs/outputs.md.
 package rundir

@@ -69,8 +69,7 @@ type JournalOptions struct {
 	Render   func(*results.Run) (map[string][]byte, error)
 }
 
-// CreateJournal creates the run directory dir and starts its journal; for an existing dir the
-// error wraps fs.ErrExist.
+// CreateJournal creates run directory dir and starts its journal; an existing dir's error wraps fs.ErrExist.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -85,26 +84,21 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	if err != nil {
 		return nil, fmt.Errorf("create journal: %w", err)
 	}
-	j := &Journal{dir: dir, f: f, opts: opts, run: clone(header)}
-	j.run.SchemaVersion = results.SchemaVersion
-	for i := range j.run.Variants {
-		j.run.Variants[i].Reps, j.run.Variants[i].Speed = nil, nil
+	hdr := clone(header)
+	hdr.SchemaVersion = results.SchemaVersion
+	for i := range hdr.Variants {
+		hdr.Variants[i].Reps, hdr.Variants[i].Speed = nil, nil
 	}
-	line, begin, err := encode(journalRecord{Type: recBegin, Run: &j.run})
-	if err == nil {
-		err = j.write(line)
+	j := &Journal{dir: dir, f: f, opts: opts}
+	err = j.apply(journalRecord{Type: recBegin, Run: &hdr})
+	if serr := syncDir(filepath.Dir(dir)); err == nil && serr != nil {
+		err = fmt.Errorf("create run directory %s: %w", dir, serr)
 	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	j.run = *begin.Run
-	if err := syncDir(filepath.Dir(dir)); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
-	}
-	j.run.Incomplete = true // until End
-	return j, j.rebuild()
+	return j, nil
 }
 
 // ResumeJournal opens dir's journal to continue its run; nothing is written until Resume.
@@ -263,7 +257,6 @@ func encode(rec journalRecord) ([]byte, journalRecord, error) {
 	return append(seal(b), '\n'), stored, nil
 }
 
-// write appends a sealed line and syncs it.
 func (j *Journal) write(b []byte) error {
 	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
@@ -285,7 +278,12 @@ func (j *Journal) view() *results.Run {
 func clone(r *results.Run) results.Run {
 	c := *r
 	c.Search = r.Search.Clone()
-	c.Variants = cloneVariants(r.Variants)
+	c.Variants = slices.Clone(r.Variants)
+	for i := range c.Variants {
+		v := &c.Variants[i]
+		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
+		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
+	}
 	c.Warnings = slices.Clone(r.Warnings)
 	c.NotMeasured = slices.Clone(r.NotMeasured)
 	return c
@@ -301,25 +299,23 @@ func (j *Journal) rebuild() error {
 	if err := results.WriteJSON(&runJSON, r); err != nil {
 		return err
 	}
-	files := map[string][]byte{}
+	var files map[string][]byte
 	var renderErr error
 	if j.opts.Render != nil {
-		extra, err := j.opts.Render(r)
-		if err != nil {
-			renderErr = fmt.Errorf("render: %w", err)
-		}
-		maps.Copy(files, extra)
-	}
-	delete(files, RunFile) // the record and the journal are never a rendering's
-	delete(files, JournalFile)
-	names := append([]string{RunFile}, slices.Sorted(maps.Keys(files))...)
-	files[RunFile] = runJSON.Bytes()
-	for _, name := range names {
-		if err := writeFileAtomic(j.dir, name, files[name]); err != nil {
-			return fmt.Errorf("run directory %s: %w", j.dir, err)
+		if files, renderErr = j.opts.Render(r); renderErr != nil {
+			renderErr = fmt.Errorf("render: %w", renderErr)
 		}
 	}
-	if err := syncDir(j.dir); err != nil {
+	err := writeFileAtomic(j.dir, RunFile, runJSON.Bytes()) // the record and the journal are never a rendering's
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err == nil && name != RunFile && name != JournalFile {
+			err = writeFileAtomic(j.dir, name, files[name])
+		}
+	}
+	if err == nil {
+		err = syncDir(j.dir)
+	}
+	if err != nil {
 		return fmt.Errorf("run directory %s: %w", j.dir, err)
 	}
 	return renderErr
@@ -340,6 +336,15 @@ func replay(r *results.Run, rec journalRecord) error {
 		return fmt.Errorf("journal: %s record without a window", rec.Type)
 	}
 	switch rec.Type {
+	case recBegin:
+		if rec.Run == nil {
+			return errors.New("journal: begin record without the run")
+		}
+		if err := rec.Run.CheckSchema(); err != nil {
+			return err
+		}
+		*r = *rec.Run
+		r.Incomplete = true // until the end
 	case recRep:
 		r.AddRep(rec.Variant, *rec.Rep)
 		if s := r.Search; s != nil && s.Member(v) {
@@ -403,7 +408,7 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 0, 64<<10), maxJournalLine)
 	sc.Split(journalLines)
-	var r *results.Run
+	var r results.Run
 	var complete int64
 	ended, line := false, 0
 	for sc.Scan() {
@@ -422,23 +427,16 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 			err = dec.Decode(&rec)
 		}
 		switch {
-		case err != nil && last && r != nil:
+		case err != nil && last && line > 1:
 			continue
 		case err != nil:
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
-		case line == 1 && (rec.Type != recBegin || rec.Run == nil):
-			return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
-		case line == 1:
-			if err := rec.Run.CheckSchema(); err != nil {
-				return nil, 0, fmt.Errorf("read journal: %w", err)
-			}
-			r = rec.Run
-			r.Incomplete = true
-			continue
+		case (line == 1) != (rec.Type == recBegin):
+			return nil, 0, fmt.Errorf("read journal: line %d: want the %q record on line 1 only, got %q", line, recBegin, rec.Type)
 		case ended && rec.Type != recResume:
 			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
-		if err := replay(r, rec); err != nil {
+		if err := replay(&r, rec); err != nil {
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
 		ended = rec.Type == recEnd
@@ -450,17 +448,16 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, errTooLong)
 	case err != nil:
 		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, err)
-	case r == nil:
+	case complete == 0:
 		return nil, 0, errors.New("read journal: empty")
 	}
 	if err := r.Check(); err != nil {
 		return nil, 0, fmt.Errorf("read journal: %w", err)
 	}
-	return r, complete, nil
+	return &r, complete, nil
 }
 
-// ReadJournal rebuilds a run from a journal, ignoring a last line cut short; any other bad line is
-// an error naming it.
+// ReadJournal rebuilds a run from a journal; a bad line is an error naming it, unless the last, cut short.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {
@@ -470,23 +467,10 @@ func ReadJournal(rd io.Reader) (*results.Run, error) {
 	return r, nil
 }
 
-// measured are the variants with a window; nil for none.
+// measured are the variants with a window, kept in vs (a copy of the run's); nil for none.
 func measured(vs []results.Variant) []results.Variant {
-	var kept []results.Variant
-	for _, v := range vs {
-		if len(v.Reps) > 0 || len(v.Partial) > 0 {
-			kept = append(kept, v)
-		}
+	if vs = slices.DeleteFunc(vs, func(v results.Variant) bool { return len(v.Reps)+len(v.Partial) == 0 }); len(vs) == 0 {
+		return nil
 	}
-	return kept
-}
-
-func cloneVariants(vs []results.Variant) []results.Variant {
-	out := slices.Clone(vs)
-	for i := range out {
-		v := &out[i]
-		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
-		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
-	}
-	return out
+	return vs
 }

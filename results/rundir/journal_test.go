@@ -19,8 +19,7 @@ import (
 // header returns r with its repetitions and speed runs removed: what the
 // controller knows before any load.
 func header(r *results.Run) *results.Run {
-	h := *r
-	h.Variants = cloneVariants(r.Variants)
+	h := clone(r)
 	for i := range h.Variants {
 		h.Variants[i].Reps, h.Variants[i].Speed = nil, nil
 	}
