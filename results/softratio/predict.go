@@ -98,7 +98,8 @@ func Predict(in Input) Prediction {
 	if p.Status, p.Window = check(in); p.Status != OK {
 		return p
 	}
-	if p.Ratios = distinct(in.Windows); p.Ratios < 2 {
+	sr, sc, df, ratios := noise(in.Windows)
+	if p.Ratios = ratios; p.Ratios < 2 {
 		p.Status = TooFewRatios
 		return p
 	}
@@ -112,7 +113,7 @@ func Predict(in Input) Prediction {
 		p.Needs = []Code{NeedDeviceWindow, NeedScenarioCapacity, NeedSpeedFile}
 		return p
 	}
-	p.resample(in)
+	p.resample(in, sr, sc, df)
 	p.Sides = p.Model.Sides()
 	return p
 }
@@ -135,14 +136,6 @@ func check(in Input) (Code, int) {
 
 func finite(xs ...float64) bool {
 	return !slices.ContainsFunc(xs, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
-}
-
-func distinct(ws []Window) int {
-	seen := map[float64]bool{}
-	for _, w := range ws {
-		seen[w.Ratio] = true
-	}
-	return len(seen)
 }
 
 // valid: finite, CPU costs positive (capacity 0 is unknown).
@@ -175,13 +168,12 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	return m, betaFrom, capFrom
 }
 
-// noise is the pooled sd between repetitions at a ratio of ln rate and ln CPU per request, and its
-// degrees of freedom (windows less ratios).
-func noise(ws []Window) (rate, cpu float64, df int) {
+// noise is the pooled sd between repetitions at a ratio of ln rate and ln CPU per request, its
+// degrees of freedom (windows less ratios) and the distinct ratios.
+func noise(ws []Window) (rate, cpu float64, df, ratios int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
-	groups := 0
-	for g := sorted; len(g) > 0; groups++ {
+	for g := sorted; len(g) > 0; ratios++ {
 		n := 1
 		for n < len(g) && g[n].Ratio == g[0].Ratio {
 			n++
@@ -196,16 +188,15 @@ func noise(ws []Window) (rate, cpu float64, df int) {
 		}
 		g = g[n:]
 	}
-	if df = len(ws) - groups; df == 0 {
-		return 0, 0, 0
+	if df = len(ws) - ratios; df == 0 {
+		return 0, 0, 0, ratios
 	}
-	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
+	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df, ratios
 }
 
 // resample sets the ranges to the 2.5th and 97.5th percentiles of Draws refits of the windows scaled
 // by Student-t noise at the spread between repetitions (keeping the estimates' correlation).
-func (p *Prediction) resample(in Input) {
-	sr, sc, df := noise(in.Windows)
+func (p *Prediction) resample(in Input, sr, sc float64, df int) {
 	p.Ranged = df > 0
 	rng := rand.New(rand.NewPCG(Seed, Seed))
 	ws := slices.Clone(in.Windows)

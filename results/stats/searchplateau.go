@@ -62,42 +62,35 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 		}
 	}
 	if j.Top < 0 {
-		j.Top = once
-	}
-	if j.Top < 0 {
+		j.Top = once // nothing testable: no pair either
 		return j
 	}
-	// Every testable pair by Compare's test; only Top's pairs need more than p.
-	type pair struct{ a, b int32 }
-	pairs := make([]pair, 0, testable*(testable-1)/2)
-	ps := make([]float64, 0, testable*(testable-1)/2)
+	// Every testable pair by Compare's test; at[other]: the index in ps of Top's pair with other.
+	ps, at, fewest := make([]float64, 0, testable*(testable-1)/2), make([]int, len(samples)), 0
 	for a := range samples {
 		for b := a + 1; b < len(samples) && logs[a] != nil; b++ {
 			if logs[b] == nil {
 				continue
 			}
 			c, _, _ := tTest(logs[a], logs[b], roundingTolerance(logs[a], logs[b]), len(logs[a]) == len(logs[b]))
-			if !math.IsNaN(c.PValue) { // else Compare's TestCannot, outside the family
-				pairs, ps = append(pairs, pair{int32(a), int32(b)}), append(ps, c.PValue)
+			if math.IsNaN(c.PValue) {
+				continue // Compare's TestCannot, outside the family
 			}
+			if other := a + b - j.Top; a == j.Top || b == j.Top {
+				j.Tested[other], at[other] = true, len(ps)
+				c.N = min(len(logs[a]), len(logs[b]))
+				if s := caution(c); s != "" && (fewest == 0 || c.N < fewest) {
+					fewest, j.Caution = c.N, s
+				}
+			}
+			ps = append(ps, c.PValue)
 		}
 	}
-	j.Family = len(pairs)
+	j.Family = len(ps)
 	adj := shaffer(ps, testable)
-	fewest := 0
-	for k, pr := range pairs {
-		a, b := int(pr.a), int(pr.b)
-		if a != j.Top && b != j.Top {
-			continue
-		}
-		other := a + b - j.Top
-		j.Tested[other] = true
-		if c := Compare(samples[a], samples[b]); c.Caution != "" && (fewest == 0 || c.N < fewest) {
-			fewest, j.Caution = c.N, c.Caution
-		}
-		if adj[k] < Alpha && means[other] < means[j.Top] && (agree == nil || agree(j.Top, other)) {
-			j.Below[other] = true
-		}
+	for other, k := range at {
+		j.Below[other] = j.Tested[other] && adj[k] < Alpha && means[other] < means[j.Top] &&
+			(agree == nil || agree(j.Top, other))
 	}
 	return j
 }

@@ -1,11 +1,13 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -109,9 +111,7 @@ func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) 
 func maxAbs(xs ...[]float64) float64 {
 	m := 0.0
 	for _, s := range xs {
-		for _, x := range s {
-			m = math.Max(m, math.Abs(x))
-		}
+		m = math.Max(m, floats.Norm(s, math.Inf(1)))
 	}
 	return m
 }
@@ -128,6 +128,8 @@ const (
 	TestCannot       = "cannot test" // Comparison.Why says why
 	TestNoBaseline   = "baseline not measured: no test"
 )
+
+var logTests = map[string]string{TestWelch: TestWelchLog, TestStudent: TestStudentLog}
 
 // Comparison is a sample against a baseline, every field finite (p 1 untested); MDEPct: the least true
 // difference found with Power at Alpha/Family; EquivalenceBoundPct: the least ±X % TOST rules out.
@@ -167,12 +169,10 @@ func Compare(base, other []float64) Comparison {
 // compare is Compare with the log means' difference and its se.
 func compare(base, other []float64) (c Comparison, d, se float64) {
 	none := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
-	if len(base) > 0 && len(other) > 0 {
-		mb, _ := MeanStdDev(base)
-		mo, _ := MeanStdDev(other)
-		if pct := (mo - mb) / mb * 100; finite(pct) {
-			none.DeltaPct = pct
-		}
+	mb, _ := MeanStdDev(base) // NaN when empty
+	mo, _ := MeanStdDev(other)
+	if pct := (mo - mb) / mb * 100; finite(pct) {
+		none.DeltaPct = pct
 	}
 	lb, okb := logOf(base)
 	lo, oko := logOf(other)
@@ -189,16 +189,10 @@ func compare(base, other []float64) (c Comparison, d, se float64) {
 		return none, 0, 0
 	}
 	c.DeltaPct = none.DeltaPct
-	switch c.Test {
-	case TestWelch:
-		c.Test = TestWelchLog
-	case TestStudent:
-		c.Test = TestStudentLog
-	case TestZeroVariance:
-		if !c.Significant {
-			c.DeltaPct = 0 // the same to within rounding
-		}
+	if c.Test == TestZeroVariance && !c.Significant {
+		c.DeltaPct = 0 // the same to within rounding
 	}
+	c.Test = cmp.Or(logTests[c.Test], c.Test)
 	c.PAdjusted, c.Adjustment, c.Family = c.PValue, AdjustNone, 1
 	c.N = min(len(base), len(other))
 	c.Caution = caution(c)
