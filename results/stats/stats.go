@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -42,17 +41,15 @@ func Summarize(xs []float64) Stats {
 	if !slices.ContainsFunc(xs, func(x float64) bool { return !finite(x) }) {
 		s.Mean, s.StdDev = MeanStdDev(xs)
 	}
-	s.CI95Low, s.CI95High = s.Mean, s.Mean
+	s.CI95Low, s.CI95High, s.NoCI = s.Mean, s.Mean, NoCINotPositive // also when the interval overflows
 	logs, positive := logOf(xs)
-	switch {
-	case !positive:
-		s.NoCI = NoCINotPositive
-		if s.N < 2 {
-			s.NoCI = NoCITooFew
+	if s.N < 2 {
+		s.NoCI = NoCITooFew
+		if positive {
+			s.GeoMean = xs[0]
 		}
-		return s
-	case s.N < 2:
-		s.GeoMean, s.NoCI = xs[0], NoCITooFew
+	}
+	if s.N < 2 || !positive {
 		return s
 	}
 	lm, ls := MeanStdDev(logs)
@@ -60,39 +57,28 @@ func Summarize(xs []float64) Stats {
 		ls = 0
 	}
 	half := StudentTQuantile(0.975, float64(s.N-1)) * ls / math.Sqrt(float64(s.N))
-	s.GeoMean = math.Exp(lm)
-	s.CI95Low, s.CI95High, s.HasCI = math.Exp(lm-half), math.Exp(lm+half), true
-	if math.IsInf(s.CI95High, 0) || math.IsInf(s.GeoMean, 0) {
-		s.GeoMean, s.CI95Low, s.CI95High, s.HasCI, s.NoCI = 0, s.Mean, s.Mean, false, NoCINotPositive
+	if geo, hi := math.Exp(lm), math.Exp(lm+half); !math.IsInf(geo, 0) && !math.IsInf(hi, 0) {
+		s.GeoMean, s.CI95Low, s.CI95High, s.HasCI, s.NoCI = geo, math.Exp(lm-half), hi, true, ""
 	}
 	return s
 }
 
 // MeanStdDev is the mean and sample sd (n-1) of xs, sums that would overflow taken scaled.
 func MeanStdDev(xs []float64) (mean, sd float64) {
-	mean, sd = meanStdDev(xs)
-	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
+	if mean, sd = meanStdDev(xs, 1); !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
 		return mean, sd
 	}
-	scale := maxAbs(xs)
-	if math.IsInf(scale, 0) || math.IsNaN(scale) || scale == 0 {
-		return mean, sd // a value is not finite: nothing to scale
-	}
-	scaled := make([]float64, len(xs))
-	for i, x := range xs {
-		scaled[i] = x / scale
-	}
-	mean, sd = meanStdDev(scaled)
-	mean, sd = mean*scale, sd*scale
-	if math.IsInf(sd, 1) {
-		sd = math.MaxFloat64
+	if scale := maxAbs(xs); finite(scale) && scale > 0 { // else a value is not finite: nothing to scale
+		mean, sd = meanStdDev(xs, scale)
+		mean, sd = mean*scale, min(sd*scale, math.MaxFloat64)
 	}
 	return mean, sd
 }
 
-func meanStdDev(xs []float64) (mean, sd float64) {
+// meanStdDev is MeanStdDev of xs/scale (x/1 is x).
+func meanStdDev(xs []float64, scale float64) (mean, sd float64) {
 	for _, x := range xs {
-		mean += x
+		mean += x / scale
 	}
 	mean /= float64(len(xs))
 	if len(xs) < 2 {
@@ -100,7 +86,7 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 	}
 	var ss float64
 	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
+		ss += (x/scale - mean) * (x/scale - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
@@ -206,11 +192,11 @@ func caution(c Comparison) string {
 	if c.Test == TestZeroVariance {
 		return fmt.Sprintf("%d repetitions: no noise seen, which two values may show by chance", c.N)
 	}
-	df := strconv.FormatFloat(c.DF, 'f', 1, 64)
+	prec := 1
 	if c.DF == math.Trunc(c.DF) {
-		df = strconv.FormatFloat(c.DF, 'f', 0, 64)
+		prec = 0
 	}
-	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
+	return fmt.Sprintf("%d repetitions: t has %.*f degrees of freedom", c.N, prec, c.DF)
 }
 
 func logOf(xs []float64) ([]float64, bool) {
