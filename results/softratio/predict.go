@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -216,7 +215,12 @@ func (p *Prediction) resample(in Input, sr, sc float64, df int) {
 	}
 	rgs := []*Range{&p.A, &p.B, &p.Beta, &p.Capacity, &p.Ratio, &p.Rate}
 	for k, v := range p.Model.estimates() {
-		*rgs[k] = spread(v, draws[k])
+		*rgs[k] = Range{v, v, v}
+		if d := draws[k]; len(d) > 0 {
+			slices.Sort(d)
+			q := func(f float64) float64 { return d[int(f*float64(len(d)-1)+0.5)] }
+			rgs[k].Low, rgs[k].High = min(q(0.025), v), max(q(0.975), v)
+		}
 	}
 }
 
@@ -224,15 +228,4 @@ func (p *Prediction) resample(in Input, sr, sc float64, df int) {
 func (m Model) estimates() [6]float64 {
 	r, t := m.Best()
 	return [6]float64{m.A, m.B, m.Beta, m.Capacity, r, t}
-}
-
-func spread(v float64, draws []float64) Range {
-	rg := Range{v, v, v}
-	if len(draws) == 0 {
-		return rg
-	}
-	sort.Float64s(draws)
-	q := func(p float64) float64 { return draws[int(p*float64(len(draws)-1)+0.5)] }
-	rg.Low, rg.High = min(q(0.025), v), max(q(0.975), v)
-	return rg
 }

@@ -75,11 +75,9 @@ func stepDown(ps []float64, mult func(j, m int) int) []float64 {
 
 // judge fills c's MDE and equivalence at level alpha from d, the log means' difference, and its se.
 func judge(c *Comparison, d, se, alpha, margin float64) {
-	c.SEPct = math.Expm1(se) * 100
-	lo, hi := d, d // no noise at all: any difference is found, and it is its own bound
-	if se == 0 {
-		c.MDEPct, c.HasMDE = 0, true
-	} else {
+	c.SEPct, c.HasMDE = math.Expm1(se)*100, se == 0
+	lo, hi := d, d // no noise at all: any difference is found (MDE 0), and it is its own bound
+	if se != 0 {
 		if pct := math.Expm1(reportedNoncentrality(c.DF, alpha)*se) * 100; finite(pct) {
 			c.MDEPct, c.HasMDE = pct, true
 		} else {
