@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -173,10 +174,7 @@ func noise(ws []Window) (rate, cpu float64, df, ratios int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
 	for g := sorted; len(g) > 0; ratios++ {
-		n := 1
-		for n < len(g) && g[n].Ratio == g[0].Ratio {
-			n++
-		}
+		n := sort.Search(len(g), func(i int) bool { return g[i].Ratio > g[0].Ratio })
 		var lt, lc float64
 		for _, w := range g[:n] {
 			lt, lc = lt+math.Log(w.Rate)/float64(n), lc+math.Log(w.CPUPerRequest)/float64(n)

@@ -108,9 +108,8 @@ func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)
 	}
-	fewest, _ := fewestMeansSteps(k)
-	most := make([]int32, len(fewest))
-	for t, n := range fewest {
+	most, _ := fewestMeansSteps(k) // overwritten in place: n is read before most[t] is set
+	for t, n := range most {
 		most[t] = int32(t)
 		if int(n) > k {
 			most[t] = most[t-1] // t = 0 needs no means: never here

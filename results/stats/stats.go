@@ -211,7 +211,6 @@ func logOf(xs []float64) ([]float64, bool) {
 }
 
 // tTest is Welch's or the pooled two-sided t-test, spreads up to tol as zero; d (0 within tol), se.
-// It needs two or more values a side, which its callers check.
 func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
 	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone} // both callers pass 2+ values a side
 	mb, sb := MeanStdDev(base)
