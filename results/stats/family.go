@@ -175,8 +175,7 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 		if hi > limit {
 			return math.Inf(1)
 		}
-		lo, glo = hi, ghi
-		hi *= 2
+		lo, glo, hi = hi, ghi, 2*hi
 		ghi = g(hi)
 	}
 	if lo == 0 {

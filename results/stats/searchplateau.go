@@ -41,25 +41,24 @@ type Pairs struct {
 // PairPlateau judges every testable pair as one Holm–Shaffer family: Holm over Top's pairs alone
 // called a "best" among identical values in 10.8 % of sweeps. agree may veto a Below.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
-	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
+	j := Pairs{Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
 	means, logs := make([]float64, len(samples)), make([][]float64, len(samples))
-	testable, once := 0, -1
+	testable, best := 0, [2]int{-1, -1} // the first highest mean of the untestable, of the testable
 	for i, s := range samples {
 		if len(s) == 0 {
 			continue
 		}
 		means[i], _ = MeanStdDev(s)
+		k := 0
 		if l, ok := logOf(s); ok && len(s) >= 2 {
-			logs[i], testable = l, testable+1
-			if j.Top < 0 || means[i] > means[j.Top] {
-				j.Top = i
-			}
-		} else if once < 0 || means[i] > means[once] {
-			once = i
+			logs[i], testable, k = l, testable+1, 1
+		}
+		if best[k] < 0 || means[i] > means[best[k]] {
+			best[k] = i
 		}
 	}
-	if j.Top < 0 {
-		j.Top = once // nothing testable: no pair either
+	if j.Top = best[1]; j.Top < 0 {
+		j.Top = best[0] // nothing testable: no pair either
 		return j
 	}
 	// Every testable pair by Compare's test; at[other]: the index in ps of Top's pair with other.
