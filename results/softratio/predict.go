@@ -168,8 +168,7 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	return m, betaFrom, capFrom
 }
 
-// noise is the pooled sd between repetitions at a ratio of ln rate and ln CPU per request, its
-// degrees of freedom (windows less ratios) and the distinct ratios.
+// noise is the pooled sd of ln rate and ln CPU per request among a ratio's repetitions; df = windows − ratios.
 func noise(ws []Window) (rate, cpu float64, df, ratios int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })

@@ -13,8 +13,7 @@ import (
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
 
-// Stats summarises a variant's rates, every field finite; the 95 % interval is
-// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N), Mean without HasCI.
+// Stats summarises rates, every field finite; CI95 is exp(mean ln x ± t(0.975, N-1)·sd(ln x)/√N), else Mean.
 type Stats struct {
 	N        int     `json:"n"`
 	Mean     float64 `json:"mean"`   // 0 when a value is not finite
@@ -102,8 +101,7 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test: Student's pooled for equal sizes, else Welch's; those without "ln"
-// tested raw values (old runs).
+// The values of Comparison.Test: Student's (pooled) for equal sizes, else Welch's; no "ln": raw (old runs).
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
 	TestStudent      = "t-test"
