@@ -172,8 +172,8 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 func noise(ws []Window) (rate, cpu float64, df, ratios int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
-	for g := sorted; len(g) > 0; ratios++ {
-		n := sort.Search(len(g), func(i int) bool { return g[i].Ratio > g[0].Ratio })
+	for g, n := sorted, 0; len(g) > 0; g, ratios = g[n:], ratios+1 {
+		n = sort.Search(len(g), func(i int) bool { return g[i].Ratio > g[0].Ratio })
 		var lt, lc float64
 		for _, w := range g[:n] {
 			lt, lc = lt+math.Log(w.Rate)/float64(n), lc+math.Log(w.CPUPerRequest)/float64(n)
@@ -182,7 +182,6 @@ func noise(ws []Window) (rate, cpu float64, df, ratios int) {
 			rate += (math.Log(w.Rate) - lt) * (math.Log(w.Rate) - lt)
 			cpu += (math.Log(w.CPUPerRequest) - lc) * (math.Log(w.CPUPerRequest) - lc)
 		}
-		g = g[n:]
 	}
 	if df = len(ws) - ratios; df == 0 {
 		return 0, 0, 0, ratios

@@ -322,10 +322,9 @@ func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 
 func repsUntil(noisePct, effect, alpha, power float64, limit int) (n int, ok bool) {
 	limit = max(limit, 2)
-	want := math.Log1p(effect)
 	for n = 2; n <= limit; n++ {
 		se := noisePct / 100 * math.Sqrt(2/float64(n))
-		if se == 0 || noncentralityAt(float64(2*n-2), alpha, power, false)*se <= want {
+		if se == 0 || noncentralityAt(float64(2*n-2), alpha, power, false)*se <= math.Log1p(effect) {
 			return n, true
 		}
 	}

@@ -160,16 +160,15 @@ func compare(base, other []float64) (c Comparison, d, se float64) {
 	}
 	lb, okb := logOf(base)
 	lo, oko := logOf(other)
-	switch {
-	case len(base) < 2 || len(other) < 2:
-		return none, 0, 0
-	case !okb || !oko:
-		none.Test, none.Why = TestCannot, "a rate is zero, negative or not a finite number"
+	if len(base) < 2 || len(other) < 2 {
 		return none, 0, 0
 	}
-	c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other))
-	if math.IsNaN(c.PValue) {
-		none.Test, none.Why = TestCannot, "p is not a number"
+	none.Test, none.Why = TestCannot, "a rate is zero, negative or not a finite number"
+	if !okb || !oko {
+		return none, 0, 0
+	}
+	if c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other)); math.IsNaN(c.PValue) {
+		none.Why = "p is not a number"
 		return none, 0, 0
 	}
 	c.DeltaPct = none.DeltaPct
