@@ -248,13 +248,9 @@ func studentTUpper(t, df float64) float64 {
 	case df <= hugeDF:
 		return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 	}
-	x := t
-	for range 50 {
-		next := t - cornishFisherShift(x, df)
-		if next == x {
-			break
-		}
-		x = next
+	x, prev := t, math.NaN()
+	for i := 0; i < 50 && x != prev; i++ {
+		x, prev = t-cornishFisherShift(x, df), x
 	}
 	return distuv.UnitNormal.CDF(-x) // Survival loses the tail to 1 − Erf
 }
