@@ -62,7 +62,8 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 		return j
 	}
 	// Every testable pair by Compare's test; at[other]: the index in ps of Top's pair with other.
-	ps, at, fewest := make([]float64, 0, testable*(testable-1)/2), make([]int, len(samples)), 0
+	ps := make([]float64, 0, testable*(testable-1)/2)
+	at, fewest := make([]int, len(samples)), 0
 	for a := range samples {
 		for b := a + 1; b < len(samples) && logs[a] != nil; b++ {
 			if logs[b] == nil {

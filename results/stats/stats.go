@@ -13,7 +13,7 @@ import (
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
 
-// Stats summarises rates, every field finite; CI95 is exp(mean ln x ± t(0.975, N-1)·sd(ln x)/√N), else Mean.
+// Stats summarises rates, all finite; CI95: exp(mean ln x ± t(0.975, N-1)·sd(ln x)/√N), Mean without HasCI.
 type Stats struct {
 	N        int     `json:"n"`
 	Mean     float64 `json:"mean"`   // 0 when a value is not finite
@@ -113,7 +113,7 @@ const (
 	TestNoBaseline   = "baseline not measured: no test"
 )
 
-var logTests = map[string]string{TestWelch: TestWelchLog, TestStudent: TestStudentLog}
+var logTests = map[string]string{TestWelch: TestWelchLog, TestStudent: TestStudentLog} // tTest's names on ln
 
 // Comparison is a sample against a baseline, every field finite (p 1 untested); MDEPct: the least true
 // difference found with Power at Alpha/Family; EquivalenceBoundPct: the least ±X % TOST rules out.
