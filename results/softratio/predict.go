@@ -98,7 +98,8 @@ func Predict(in Input) Prediction {
 	if p.Status, p.Window = check(in); p.Status != OK {
 		return p
 	}
-	if p.Ratios = distinct(in.Windows); p.Ratios < 2 {
+	sr, sc, df, ratios := noise(in.Windows)
+	if p.Ratios = ratios; p.Ratios < 2 {
 		p.Status = TooFewRatios
 		return p
 	}
@@ -112,7 +113,7 @@ func Predict(in Input) Prediction {
 		p.Needs = []Code{NeedDeviceWindow, NeedScenarioCapacity, NeedSpeedFile}
 		return p
 	}
-	p.resample(in)
+	p.resample(in, sr, sc, df)
 	p.Sides = p.Model.Sides()
 	return p
 }
@@ -135,14 +136,6 @@ func check(in Input) (Code, int) {
 
 func finite(xs ...float64) bool {
 	return !slices.ContainsFunc(xs, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
-}
-
-func distinct(ws []Window) int {
-	seen := map[float64]bool{}
-	for _, w := range ws {
-		seen[w.Ratio] = true
-	}
-	return len(seen)
 }
 
 // valid: finite, CPU costs positive (capacity 0 is unknown).
@@ -175,17 +168,12 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	return m, betaFrom, capFrom
 }
 
-// noise is the pooled sd between repetitions at a ratio of ln rate and ln CPU per request, and its
-// degrees of freedom (windows less ratios).
-func noise(ws []Window) (rate, cpu float64, df int) {
+// noise is the pooled sd of ln rate and ln CPU per request among a ratio's repetitions; df = windows − ratios.
+func noise(ws []Window) (rate, cpu float64, df, ratios int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
-	groups := 0
-	for g := sorted; len(g) > 0; groups++ {
-		n := 1
-		for n < len(g) && g[n].Ratio == g[0].Ratio {
-			n++
-		}
+	for g, n := sorted, 0; len(g) > 0; g, ratios = g[n:], ratios+1 {
+		n = sort.Search(len(g), func(i int) bool { return g[i].Ratio > g[0].Ratio })
 		var lt, lc float64
 		for _, w := range g[:n] {
 			lt, lc = lt+math.Log(w.Rate)/float64(n), lc+math.Log(w.CPUPerRequest)/float64(n)
@@ -194,18 +182,16 @@ func noise(ws []Window) (rate, cpu float64, df int) {
 			rate += (math.Log(w.Rate) - lt) * (math.Log(w.Rate) - lt)
 			cpu += (math.Log(w.CPUPerRequest) - lc) * (math.Log(w.CPUPerRequest) - lc)
 		}
-		g = g[n:]
 	}
-	if df = len(ws) - groups; df == 0 {
-		return 0, 0, 0
+	if df = len(ws) - ratios; df == 0 {
+		return 0, 0, 0, ratios
 	}
-	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
+	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df, ratios
 }
 
 // resample sets the ranges to the 2.5th and 97.5th percentiles of Draws refits of the windows scaled
 // by Student-t noise at the spread between repetitions (keeping the estimates' correlation).
-func (p *Prediction) resample(in Input) {
-	sr, sc, df := noise(in.Windows)
+func (p *Prediction) resample(in Input, sr, sc float64, df int) {
 	p.Ranged = df > 0
 	rng := rand.New(rand.NewPCG(Seed, Seed))
 	ws := slices.Clone(in.Windows)
@@ -225,7 +211,12 @@ func (p *Prediction) resample(in Input) {
 	}
 	rgs := []*Range{&p.A, &p.B, &p.Beta, &p.Capacity, &p.Ratio, &p.Rate}
 	for k, v := range p.Model.estimates() {
-		*rgs[k] = spread(v, draws[k])
+		*rgs[k] = Range{v, v, v}
+		if d := draws[k]; len(d) > 0 {
+			slices.Sort(d)
+			q := func(f float64) float64 { return d[int(f*float64(len(d)-1)+0.5)] }
+			rgs[k].Low, rgs[k].High = min(q(0.025), v), max(q(0.975), v)
+		}
 	}
 }
 
@@ -233,15 +224,4 @@ func (p *Prediction) resample(in Input) {
 func (m Model) estimates() [6]float64 {
 	r, t := m.Best()
 	return [6]float64{m.A, m.B, m.Beta, m.Capacity, r, t}
-}
-
-func spread(v float64, draws []float64) Range {
-	rg := Range{v, v, v}
-	if len(draws) == 0 {
-		return rg
-	}
-	sort.Float64s(draws)
-	q := func(p float64) float64 { return draws[int(p*float64(len(draws)-1)+0.5)] }
-	rg.Low, rg.High = min(q(0.025), v), max(q(0.975), v)
-	return rg
 }

@@ -75,11 +75,9 @@ func stepDown(ps []float64, mult func(j, m int) int) []float64 {
 
 // judge fills c's MDE and equivalence at level alpha from d, the log means' difference, and its se.
 func judge(c *Comparison, d, se, alpha, margin float64) {
-	c.SEPct = math.Expm1(se) * 100
-	lo, hi := d, d // no noise at all: any difference is found, and it is its own bound
-	if se == 0 {
-		c.MDEPct, c.HasMDE = 0, true
-	} else {
+	c.SEPct, c.HasMDE = math.Expm1(se)*100, se == 0
+	lo, hi := d, d // no noise at all: any difference is found (MDE 0), and it is its own bound
+	if se != 0 {
 		if pct := math.Expm1(reportedNoncentrality(c.DF, alpha)*se) * 100; finite(pct) {
 			c.MDEPct, c.HasMDE = pct, true
 		} else {
@@ -177,8 +175,7 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 		if hi > limit {
 			return math.Inf(1)
 		}
-		lo, glo = hi, ghi
-		hi *= 2
+		lo, glo, hi = hi, ghi, 2*hi
 		ghi = g(hi)
 	}
 	if lo == 0 {
@@ -187,10 +184,7 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 		}
 	}
 	side := 0 // the end moved last
-	for range 200 {
-		if hi-lo <= 1e-10*hi {
-			break
-		}
+	for i := 0; i < 200 && hi-lo > 1e-10*hi; i++ {
 		x := hi - ghi*(hi-lo)/(ghi-glo)
 		if !(x > lo && x < hi) {
 			x = (lo + hi) / 2
@@ -215,17 +209,9 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 	return hi
 }
 
-// tPower is P(|T| > tc), T noncentral t: E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))], V ~ χ²(df).
+// tPower is P(|T| > tc), T noncentral t: E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))], V ~ χ²(df), integrated
+// over V^(1/4), where the density is finite for df ≥ ½ (over V the MDE came out up to 150 % too large).
 func tPower(lambda, tc, df, tol float64) float64 {
-	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
-		s := tc * r
-		return distuv.UnitNormal.CDF(lambda-s) + distuv.UnitNormal.CDF(-lambda-s)
-	}, tol)
-}
-
-// chiSquareMean is E[f(√(V/df))], V ~ χ²(df), f in [0, 1] that may step at step: over V^(1/4),
-// where the density is finite for df ≥ ½ (over V the MDE came out up to 150 % too large).
-func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float64 {
 	sd := math.Sqrt(2 * df)
 	lg, _ := math.Lgamma(df / 2)
 	logNorm := math.Log(4) - df/2*math.Ln2 - lg
@@ -238,14 +224,15 @@ func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float
 		if density == 0 {
 			return 0
 		}
-		return density * f(s*s/root)
+		x := tc * (s * s / root)
+		return density * (distuv.UnitNormal.CDF(lambda-x) + distuv.UnitNormal.CDF(-lambda-x))
 	}
 	cuts := []float64{0, df + 40*sd + 100}
 	for _, k := range []float64{0, 1, 2, 4, 8, 16} {
 		cuts = append(cuts, df-k*sd, df+k*sd)
 	}
-	if step >= 0 && !math.IsInf(step, 1) {
-		cuts = append(cuts, df*step*step)
+	if step := lambda / tc; step >= 0 && !math.IsInf(step, 1) {
+		cuts = append(cuts, df*step*step) // where the Φ terms step
 	}
 	for i, v := range cuts {
 		cuts[i] = math.Sqrt(math.Sqrt(math.Max(0, v)))
@@ -275,23 +262,18 @@ func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	return adaptiveGK(f, a, m, tol/2, depth-1) + adaptiveGK(f, m, b, tol/2, depth-1)
 }
 
-// QUADPACK's qk15 on [−1, 1]; its 7-point Gauss rule at the odd nodes.
+// QUADPACK's qk15 on [−1, 1], to float64's digits; its 7-point Gauss rule at the odd nodes.
 var (
 	kronrodNodes = [8]float64{
-		0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-		0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-		0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-		0.207784955007898467600689403773245, 0,
+		0.9914553711208126, 0.9491079123427585, 0.8648644233597691, 0.7415311855993945,
+		0.5860872354676911, 0.4058451513773972, 0.20778495500789848, 0,
 	}
 	kronrodWeights = [8]float64{
-		0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-		0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-		0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-		0.204432940075298892414161999234649, 0.209482141084727828012999174891714,
+		0.022935322010529224, 0.06309209262997856, 0.10479001032225019, 0.14065325971552592,
+		0.1690047266392679, 0.19035057806478542, 0.20443294007529889, 0.20948214108472782,
 	}
 	gaussWeights = [4]float64{
-		0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-		0.381830050505118944950369775488975, 0.417959183673469387755102040816327,
+		0.1294849661688697, 0.27970539148927664, 0.3818300505051189, 0.4179591836734694,
 	}
 )
 
@@ -335,16 +317,14 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 // RepsFor is the repetitions per variant that find an effect (a fraction) with Power at noise
 // noisePct and level Alpha/family; false, n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
-	alpha := Alpha / float64(max(family, 1))
-	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentrality(df, alpha) })
+	return repsUntil(noisePct, effect, Alpha/float64(max(family, 1)), Power, limit)
 }
 
-func repsUntil(noisePct, effect float64, limit int, lambda func(df float64) float64) (n int, ok bool) {
+func repsUntil(noisePct, effect, alpha, power float64, limit int) (n int, ok bool) {
 	limit = max(limit, 2)
-	want := math.Log1p(effect)
 	for n = 2; n <= limit; n++ {
 		se := noisePct / 100 * math.Sqrt(2/float64(n))
-		if se == 0 || lambda(float64(2*n-2))*se <= want {
+		if se == 0 || noncentralityAt(float64(2*n-2), alpha, power, false)*se <= math.Log1p(effect) {
 			return n, true
 		}
 	}
@@ -388,8 +368,5 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
 	alpha := Alpha / float64(values*(values-1)/2)
-	each := math.Pow(Power, 1/float64(values-1))
-	return repsUntil(noisePct, effect, limit, func(df float64) float64 {
-		return noncentralityAt(df, alpha, each, false)
-	})
+	return repsUntil(noisePct, effect, alpha, math.Pow(Power, 1/float64(values-1)), limit)
 }

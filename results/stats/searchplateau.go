@@ -15,9 +15,6 @@ func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 
 // SearchLists are SearchPlateau's plateau and untested points of j.
 func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
-	if j.Top < 0 {
-		return nil, nil
-	}
 	for i, s := range samples {
 		switch {
 		case i == j.Top:
@@ -44,60 +41,53 @@ type Pairs struct {
 // PairPlateau judges every testable pair as one Holm–Shaffer family: Holm over Top's pairs alone
 // called a "best" among identical values in 10.8 % of sweeps. agree may veto a Below.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
-	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
+	j := Pairs{Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
 	means, logs := make([]float64, len(samples)), make([][]float64, len(samples))
-	testable, once := 0, -1
+	testable, best := 0, [2]int{-1, -1} // the first highest mean of the untestable, of the testable
 	for i, s := range samples {
 		if len(s) == 0 {
 			continue
 		}
 		means[i], _ = MeanStdDev(s)
+		k := 0
 		if l, ok := logOf(s); ok && len(s) >= 2 {
-			logs[i], testable = l, testable+1
-			if j.Top < 0 || means[i] > means[j.Top] {
-				j.Top = i
-			}
-		} else if once < 0 || means[i] > means[once] {
-			once = i
+			logs[i], testable, k = l, testable+1, 1
+		}
+		if best[k] < 0 || means[i] > means[best[k]] {
+			best[k] = i
 		}
 	}
-	if j.Top < 0 {
-		j.Top = once
-	}
-	if j.Top < 0 {
+	if j.Top = best[1]; j.Top < 0 {
+		j.Top = best[0] // nothing testable: no pair either
 		return j
 	}
-	// Every testable pair by Compare's test; only Top's pairs need more than p.
-	type pair struct{ a, b int32 }
-	pairs := make([]pair, 0, testable*(testable-1)/2)
+	// Every testable pair by Compare's test; at[other]: the index in ps of Top's pair with other.
 	ps := make([]float64, 0, testable*(testable-1)/2)
+	at, fewest := make([]int, len(samples)), 0
 	for a := range samples {
 		for b := a + 1; b < len(samples) && logs[a] != nil; b++ {
 			if logs[b] == nil {
 				continue
 			}
 			c, _, _ := tTest(logs[a], logs[b], roundingTolerance(logs[a], logs[b]), len(logs[a]) == len(logs[b]))
-			if !math.IsNaN(c.PValue) { // else Compare's TestCannot, outside the family
-				pairs, ps = append(pairs, pair{int32(a), int32(b)}), append(ps, c.PValue)
+			if math.IsNaN(c.PValue) {
+				continue // Compare's TestCannot, outside the family
 			}
+			if other := a + b - j.Top; a == j.Top || b == j.Top {
+				j.Tested[other], at[other] = true, len(ps)
+				c.N = min(len(logs[a]), len(logs[b]))
+				if s := caution(c); s != "" && (fewest == 0 || c.N < fewest) {
+					fewest, j.Caution = c.N, s
+				}
+			}
+			ps = append(ps, c.PValue)
 		}
 	}
-	j.Family = len(pairs)
+	j.Family = len(ps)
 	adj := shaffer(ps, testable)
-	fewest := 0
-	for k, pr := range pairs {
-		a, b := int(pr.a), int(pr.b)
-		if a != j.Top && b != j.Top {
-			continue
-		}
-		other := a + b - j.Top
-		j.Tested[other] = true
-		if c := Compare(samples[a], samples[b]); c.Caution != "" && (fewest == 0 || c.N < fewest) {
-			fewest, j.Caution = c.N, c.Caution
-		}
-		if adj[k] < Alpha && means[other] < means[j.Top] && (agree == nil || agree(j.Top, other)) {
-			j.Below[other] = true
-		}
+	for other, k := range at {
+		j.Below[other] = j.Tested[other] && adj[k] < Alpha && means[other] < means[j.Top] &&
+			(agree == nil || agree(j.Top, other))
 	}
 	return j
 }
@@ -118,9 +108,8 @@ func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)
 	}
-	fewest, _ := fewestMeansSteps(k)
-	most := make([]int32, len(fewest))
-	for t, n := range fewest {
+	most, _ := fewestMeansSteps(k) // overwritten in place: n is read before most[t] is set
+	for t, n := range most {
 		most[t] = int32(t)
 		if int(n) > k {
 			most[t] = most[t-1] // t = 0 needs no means: never here

@@ -1,19 +1,19 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
 
-// Stats summarises a variant's rates, every field finite; the 95 % interval is
-// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N), Mean without HasCI.
+// Stats summarises rates, all finite; CI95: exp(mean ln x ± t(0.975, N-1)·sd(ln x)/√N), Mean without HasCI.
 type Stats struct {
 	N        int     `json:"n"`
 	Mean     float64 `json:"mean"`   // 0 when a value is not finite
@@ -40,17 +40,15 @@ func Summarize(xs []float64) Stats {
 	if !slices.ContainsFunc(xs, func(x float64) bool { return !finite(x) }) {
 		s.Mean, s.StdDev = MeanStdDev(xs)
 	}
-	s.CI95Low, s.CI95High = s.Mean, s.Mean
+	s.CI95Low, s.CI95High, s.NoCI = s.Mean, s.Mean, NoCINotPositive // also when the interval overflows
 	logs, positive := logOf(xs)
-	switch {
-	case !positive:
-		s.NoCI = NoCINotPositive
-		if s.N < 2 {
-			s.NoCI = NoCITooFew
+	if s.N < 2 {
+		s.NoCI = NoCITooFew
+		if positive {
+			s.GeoMean = xs[0]
 		}
-		return s
-	case s.N < 2:
-		s.GeoMean, s.NoCI = xs[0], NoCITooFew
+	}
+	if s.N < 2 || !positive {
 		return s
 	}
 	lm, ls := MeanStdDev(logs)
@@ -58,39 +56,28 @@ func Summarize(xs []float64) Stats {
 		ls = 0
 	}
 	half := StudentTQuantile(0.975, float64(s.N-1)) * ls / math.Sqrt(float64(s.N))
-	s.GeoMean = math.Exp(lm)
-	s.CI95Low, s.CI95High, s.HasCI = math.Exp(lm-half), math.Exp(lm+half), true
-	if math.IsInf(s.CI95High, 0) || math.IsInf(s.GeoMean, 0) {
-		s.GeoMean, s.CI95Low, s.CI95High, s.HasCI, s.NoCI = 0, s.Mean, s.Mean, false, NoCINotPositive
+	if geo, hi := math.Exp(lm), math.Exp(lm+half); !math.IsInf(geo, 0) && !math.IsInf(hi, 0) {
+		s.GeoMean, s.CI95Low, s.CI95High, s.HasCI, s.NoCI = geo, math.Exp(lm-half), hi, true, ""
 	}
 	return s
 }
 
 // MeanStdDev is the mean and sample sd (n-1) of xs, sums that would overflow taken scaled.
 func MeanStdDev(xs []float64) (mean, sd float64) {
-	mean, sd = meanStdDev(xs)
-	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
+	if mean, sd = meanStdDev(xs, 1); !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
 		return mean, sd
 	}
-	scale := maxAbs(xs)
-	if math.IsInf(scale, 0) || math.IsNaN(scale) || scale == 0 {
-		return mean, sd // a value is not finite: nothing to scale
-	}
-	scaled := make([]float64, len(xs))
-	for i, x := range xs {
-		scaled[i] = x / scale
-	}
-	mean, sd = meanStdDev(scaled)
-	mean, sd = mean*scale, sd*scale
-	if math.IsInf(sd, 1) {
-		sd = math.MaxFloat64
+	if scale := maxAbs(xs); finite(scale) && scale > 0 { // else a value is not finite: nothing to scale
+		mean, sd = meanStdDev(xs, scale)
+		mean, sd = mean*scale, min(sd*scale, math.MaxFloat64)
 	}
 	return mean, sd
 }
 
-func meanStdDev(xs []float64) (mean, sd float64) {
+// meanStdDev is MeanStdDev of xs/scale (x/1 is x).
+func meanStdDev(xs []float64, scale float64) (mean, sd float64) {
 	for _, x := range xs {
-		mean += x
+		mean += x / scale
 	}
 	mean /= float64(len(xs))
 	if len(xs) < 2 {
@@ -98,7 +85,7 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 	}
 	var ss float64
 	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
+		ss += (x/scale - mean) * (x/scale - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
@@ -109,15 +96,12 @@ func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) 
 func maxAbs(xs ...[]float64) float64 {
 	m := 0.0
 	for _, s := range xs {
-		for _, x := range s {
-			m = math.Max(m, math.Abs(x))
-		}
+		m = math.Max(m, floats.Norm(s, math.Inf(1)))
 	}
 	return m
 }
 
-// The values of Comparison.Test: Student's pooled for equal sizes, else Welch's; those without "ln"
-// tested raw values (old runs).
+// The values of Comparison.Test: Student's (pooled) for equal sizes, else Welch's; no "ln": raw (old runs).
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
 	TestStudent      = "t-test"
@@ -128,6 +112,8 @@ const (
 	TestCannot       = "cannot test" // Comparison.Why says why
 	TestNoBaseline   = "baseline not measured: no test"
 )
+
+var logTests = map[string]string{TestWelch: TestWelchLog, TestStudent: TestStudentLog} // tTest's names on ln
 
 // Comparison is a sample against a baseline, every field finite (p 1 untested); MDEPct: the least true
 // difference found with Power at Alpha/Family; EquivalenceBoundPct: the least ±X % TOST rules out.
@@ -167,38 +153,29 @@ func Compare(base, other []float64) Comparison {
 // compare is Compare with the log means' difference and its se.
 func compare(base, other []float64) (c Comparison, d, se float64) {
 	none := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
-	if len(base) > 0 && len(other) > 0 {
-		mb, _ := MeanStdDev(base)
-		mo, _ := MeanStdDev(other)
-		if pct := (mo - mb) / mb * 100; finite(pct) {
-			none.DeltaPct = pct
-		}
+	mb, _ := MeanStdDev(base) // NaN when empty
+	mo, _ := MeanStdDev(other)
+	if pct := (mo - mb) / mb * 100; finite(pct) {
+		none.DeltaPct = pct
 	}
 	lb, okb := logOf(base)
 	lo, oko := logOf(other)
-	switch {
-	case len(base) < 2 || len(other) < 2:
-		return none, 0, 0
-	case !okb || !oko:
-		none.Test, none.Why = TestCannot, "a rate is zero, negative or not a finite number"
+	if len(base) < 2 || len(other) < 2 {
 		return none, 0, 0
 	}
-	c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other))
-	if math.IsNaN(c.PValue) {
-		none.Test, none.Why = TestCannot, "p is not a number"
+	none.Test, none.Why = TestCannot, "a rate is zero, negative or not a finite number"
+	if !okb || !oko {
+		return none, 0, 0
+	}
+	if c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other)); math.IsNaN(c.PValue) {
+		none.Why = "p is not a number"
 		return none, 0, 0
 	}
 	c.DeltaPct = none.DeltaPct
-	switch c.Test {
-	case TestWelch:
-		c.Test = TestWelchLog
-	case TestStudent:
-		c.Test = TestStudentLog
-	case TestZeroVariance:
-		if !c.Significant {
-			c.DeltaPct = 0 // the same to within rounding
-		}
+	if c.Test == TestZeroVariance && !c.Significant {
+		c.DeltaPct = 0 // the same to within rounding
 	}
+	c.Test = cmp.Or(logTests[c.Test], c.Test)
 	c.PAdjusted, c.Adjustment, c.Family = c.PValue, AdjustNone, 1
 	c.N = min(len(base), len(other))
 	c.Caution = caution(c)
@@ -212,11 +189,11 @@ func caution(c Comparison) string {
 	if c.Test == TestZeroVariance {
 		return fmt.Sprintf("%d repetitions: no noise seen, which two values may show by chance", c.N)
 	}
-	df := strconv.FormatFloat(c.DF, 'f', 1, 64)
+	prec := 1
 	if c.DF == math.Trunc(c.DF) {
-		df = strconv.FormatFloat(c.DF, 'f', 0, 64)
+		prec = 0
 	}
-	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
+	return fmt.Sprintf("%d repetitions: t has %.*f degrees of freedom", c.N, prec, c.DF)
 }
 
 func logOf(xs []float64) ([]float64, bool) {
@@ -231,7 +208,6 @@ func logOf(xs []float64) ([]float64, bool) {
 }
 
 // tTest is Welch's or the pooled two-sided t-test, spreads up to tol as zero; d (0 within tol), se.
-// It needs two or more values a side, which its callers check.
 func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
 	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone} // both callers pass 2+ values a side
 	mb, sb := MeanStdDev(base)
@@ -272,13 +248,9 @@ func studentTUpper(t, df float64) float64 {
 	case df <= hugeDF:
 		return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 	}
-	x := t
-	for range 50 {
-		next := t - cornishFisherShift(x, df)
-		if next == x {
-			break
-		}
-		x = next
+	x, prev := t, math.NaN()
+	for i := 0; i < 50 && x != prev; i++ {
+		x, prev = t-cornishFisherShift(x, df), x
 	}
 	return distuv.UnitNormal.CDF(-x) // Survival loses the tail to 1 − Erf
 }
