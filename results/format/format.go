@@ -185,8 +185,7 @@ func verdictWords(c stats.Comparison) string {
 	return "not significant"
 }
 
-// SlotMemoryLine renders the workers' memory per connection slot: "39.6 MiB private at peak in 1 worker
-// (1.5 MiB idle); 33.1 KiB per connection slot".
+// SlotMemoryLine renders the workers' memory per connection slot: "39.6 MiB private at peak in 1 worker …".
 func SlotMemoryLine(m results.SlotMemory) string {
 	mib := func(bytes float64) string { return Rate(bytes / (1 << 20)) }
 	line := fmt.Sprintf("%s MiB private at peak in %d %s (%s MiB idle); ", mib(float64(m.Peak)), m.Workers,
@@ -255,8 +254,7 @@ func Message(s string) string {
 	return strconv.Quote(cut(s, 120))
 }
 
-// Plain writes an error message on one line, cut to 300 bytes; unquoted, unlike Message, so a
-// pattern such as `send_cnt:\s*(\d+)` reads as written.
+// Plain writes an error message on one line, cut to 300 bytes, unquoted so a pattern (`\s*`) reads as written.
 func Plain(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
@@ -293,8 +291,7 @@ func phaseErrors(total uint64, classes results.ErrorCounts) string {
 	return "errors " + Count(total) + affix(": ", ErrorClasses(classes), "")
 }
 
-// OutsideLine says what the client did outside its window, counted in no figure: "warm-up 1,640 (errors
-// 1,400: status 1,400), after the window 12 (errors 0), cut off 0".
+// OutsideLine says what the client did outside its window, counted in no figure: "warm-up 1,640 (…), cut off 0".
 func OutsideLine(o *results.Outside) string {
 	after := o.AfterClasses.Total()
 	if o.AfterClasses.IsZero() { // a record made before the phases had classes
