@@ -138,7 +138,6 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 		return nil, why
 	}
 	var pts []results.Point
-	var logs []float64
 	for i := range j.pts {
 		if j.stalled(i) {
 			continue
@@ -147,7 +146,6 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 			return nil, fmt.Sprintf("an interval at %s has no success", seconds(j.pts[i].Start))
 		}
 		pts = append(pts, j.pts[i])
-		logs = append(logs, math.Log(j.rates[i]))
 	}
 	n := len(pts)
 	if n < MinSteadyPoints {
@@ -160,7 +158,7 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 	// One interval's noise of ln(rate) from successive differences, which a slow trend does not inflate.
 	var ss float64
 	for i := 1; i < n; i++ {
-		d := logs[i] - logs[i-1]
+		d := math.Log(pts[i].Rate()) - math.Log(pts[i-1].Rate())
 		ss += d * d
 	}
 	sigma := math.Sqrt(ss / (2 * float64(n-1)))

@@ -11,8 +11,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is a host's TCP counters' growth over a window, each of its Counters in exactly one of
-// Values and Unavailable.
+// HostCounts is a host's TCP counters' growth over a window, each Counter in one of Values and Unavailable.
 type HostCounts struct {
 	Name     string            `json:"-"` // the JSON summary keys a host by it
 	Client   bool              `json:"client,omitempty"`
@@ -31,12 +30,27 @@ func (h *HostCounts) Get(name string) (v uint64, unread int, ok bool) {
 	return v, h.Unread[name], ok
 }
 
-// Why says why counter name has no value ("" when it has one).
-func (h *HostCounts) Why(name string) string {
-	if _, ok := h.Values[name]; ok {
-		return ""
+// Gone is counters without a value for one reason.
+type Gone struct {
+	Why   string
+	Names []string
+}
+
+// Missing groups those of names without a value by why they have none, in order of first use.
+func (h *HostCounts) Missing(names []string) []Gone {
+	var out []Gone
+	for _, n := range names {
+		if _, ok := h.Values[n]; ok {
+			continue
+		}
+		why := cmp.Or(h.Unavailable[n], "not read on this host")
+		i := slices.IndexFunc(out, func(g Gone) bool { return g.Why == why })
+		if i < 0 {
+			i, out = len(out), append(out, Gone{Why: why})
+		}
+		out[i].Names = append(out[i].Names, n)
 	}
-	return cmp.Or(h.Unavailable[name], "not read on this host")
+	return out
 }
 
 // opens is the larger of ActiveOpens and PassiveOpens (a shared host counts both); ok when both read.
@@ -92,23 +106,16 @@ func windowCounts(t *results.Timeline) []HostCounts {
 // on words h's counters, "ListenOverflows +1,295, … on local (the server)", those missing for one reason
 // sharing it, and lists those with a value.
 func on(h *HostCounts, names ...string) (string, []Counter) {
-	var parts, whys []string
+	var parts []string
 	var cs []Counter
-	gone := map[string][]string{} // the names without a value, by why
 	for _, n := range names {
 		if v, unread, ok := h.Get(n); ok {
 			parts = append(parts, notes.New(notes.CounterGrew, "name", n, "value", v, "unread", unread).String())
 			cs = append(cs, Counter{Host: h.Name, Name: n, Value: v, Unread: unread})
-			continue
 		}
-		why := h.Why(n)
-		if gone[why] == nil {
-			whys = append(whys, why)
-		}
-		gone[why] = append(gone[why], n)
 	}
-	for _, why := range whys {
-		parts = append(parts, strings.Join(gone[why], ", ")+" not available ("+why+")")
+	for _, g := range h.Missing(names) {
+		parts = append(parts, strings.Join(g.Names, ", ")+" not available ("+g.Why+")")
 	}
 	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")", cs
 }

@@ -185,18 +185,17 @@ func verdictWords(c stats.Comparison) string {
 	return "not significant"
 }
 
-// SlotMemoryLine renders the workers' memory per connection slot: "39.6 MiB private at peak in
-// 1 worker (1.5 MiB idle); 33.1 KiB per connection slot".
+// SlotMemoryLine renders the workers' memory per connection slot: "39.6 MiB private at peak in 1 worker …".
 func SlotMemoryLine(m results.SlotMemory) string {
-	workers := strconv.Itoa(m.Workers) + " " + Plural(m.Workers, "worker")
-	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers,
-		Rate(float64(m.Ready)/(1<<20)))
+	mib := func(bytes float64) string { return Rate(bytes / (1 << 20)) }
+	line := fmt.Sprintf("%s MiB private at peak in %d %s (%s MiB idle); ", mib(float64(m.Peak)), m.Workers,
+		Plural(m.Workers, "worker"), mib(float64(m.Ready)))
 	if m.Known {
-		return line + fmt.Sprintf("%s KiB per connection slot", Rate(m.PerSlot/1024))
+		return line + Rate(m.PerSlot/1024) + " KiB per connection slot"
 	}
-	slots := Count(uint64(m.Slots)) + " " + Plural(m.Slots, "slot")
-	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
-		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
+	return line + fmt.Sprintf("per connection slot n/a: %s %s grew it by %s MiB, under twice the %s MiB any loaded "+
+		"worker grows by", Count(uint64(m.Slots)), Plural(m.Slots, "slot"), mib(float64(m.Peak-m.Ready)),
+		mib(float64(results.SlotMemoryBase)*float64(m.Workers)))
 }
 
 // Plural is thing, or things unless n is 1.
@@ -255,8 +254,7 @@ func Message(s string) string {
 	return strconv.Quote(cut(s, 120))
 }
 
-// Plain writes an error message on one line, cut to 300 bytes; unquoted, unlike Message, so a
-// pattern such as `send_cnt:\s*(\d+)` reads as written.
+// Plain writes an error message on one line, cut to 300 bytes, unquoted so a pattern (`\s*`) reads as written.
 func Plain(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
@@ -293,8 +291,7 @@ func phaseErrors(total uint64, classes results.ErrorCounts) string {
 	return "errors " + Count(total) + affix(": ", ErrorClasses(classes), "")
 }
 
-// OutsideLine says what the client did outside its window, counted in no figure: "warm-up 1,640
-// (errors 1,400: status 1,400), after the window 12 (errors 0), cut off 0".
+// OutsideLine says what the client did outside its window, counted in no figure: "warm-up 1,640 (…), cut off 0".
 func OutsideLine(o *results.Outside) string {
 	after := o.AfterClasses.Total()
 	if o.AfterClasses.IsZero() { // a record made before the phases had classes

@@ -1,3 +1,2 @@
-// Package tables lays a Report out once as tables and banners for the
-// text, Markdown and HTML reports.
+// Package tables lays a Report out once as tables and banners for the text, Markdown and HTML reports.
 package tables

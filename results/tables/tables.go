@@ -122,8 +122,8 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 
 const chartWidth = 40
 
-// Sweep is a sweep's variants (the baseline first when measured and not
-// one of them), each with an ASCII bar of its mean rate and 95 % CI.
+// Sweep is a sweep's variants (the baseline first when measured and not one of them), each with an
+// ASCII bar of its mean rate and 95 % CI.
 func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	rows, labels := sw.Variants, sw.Labels
 	if !slices.Contains(rows, s.Baseline) && s.Baseline >= 0 {

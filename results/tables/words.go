@@ -126,10 +126,8 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	}
 	// A value named best or highest says when it measured something else than the server.
 	caveat := func(i int) string {
-		if c := s.Variants[i].Caveat.String(); c != "" {
-			return " — " + label[i] + ": " + c
-		}
-		return ""
+		c := s.Variants[i].Caveat.String()
+		return either(c != "", " — "+label[i]+": "+c, "")
 	}
 	if len(sw.Plateau) == 0 {
 		if sw.Top < 0 {
@@ -160,10 +158,7 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 		top := either(once, "the highest mean of those with 2+ repetitions is ", "the highest mean is ")
 		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; %s%s%s; %s)", strings.Join(names, ", "), top, label[sw.Top], caveat(sw.Top), family)
 	}
-	if sw.Caution != "" {
-		line += "; caution: " + sw.Caution
-	}
-	return line
+	return line + either(sw.Caution != "", "; caution: "+sw.Caution, "")
 }
 
 // CapacityIntro says how the capacity search went.
@@ -240,10 +235,8 @@ func RangeWords(tl *diagnosis.Repetition) string {
 func StallWords(tl *diagnosis.Repetition) string {
 	switch {
 	case !tl.StallsJudged:
-		if why := tl.StallsUnjudged(); why != "" {
-			return "not judged: " + why
-		}
-		return "not judged"
+		why := tl.StallsUnjudged()
+		return "not judged" + either(why != "", ": "+why, "")
 	case len(tl.Stalls) == 0:
 		return "none"
 	}
@@ -252,30 +245,23 @@ func StallWords(tl *diagnosis.Repetition) string {
 
 // TCPWords is a host's role, its counters that grew, and those not available, each reason once.
 func TCPWords(h *diagnosis.HostCounts) string {
-	var grew, whys []string       // whys in order of first use
-	gone := map[string][]string{} // counters by reason
+	gone := h.Missing(h.Counters)
+	if len(gone) == 1 && len(gone[0].Names) == len(h.Counters) {
+		return h.Role() + ": every counter not available (" + gone[0].Why + ")"
+	}
+	var grew []string
 	for _, name := range h.Counters {
-		v, unread, ok := h.Get(name)
-		switch {
-		case !ok:
-			why := h.Why(name)
-			if gone[why] == nil {
-				whys = append(whys, why)
-			}
-			gone[why] = append(gone[why], name)
-		case unread > 0:
+		switch v, unread, ok := h.Get(name); {
+		case ok && unread > 0:
 			grew = append(grew, fmt.Sprintf("%s at least +%s (%d intervals not read)", name, format.Count(v), unread))
 		case v > 0:
 			grew = append(grew, name+" +"+format.Count(v))
 		}
 	}
-	if len(whys) == 1 && len(gone[whys[0]]) == len(h.Counters) {
-		return h.Role() + ": every counter not available (" + whys[0] + ")"
-	}
 	s := h.Role() + ": " + cmp.Or(strings.Join(grew, ", "), "no counter grew")
 	sep := "; not available: "
-	for _, why := range whys {
-		s += sep + strings.Join(gone[why], ", ") + " (" + why + ")"
+	for _, g := range gone {
+		s += sep + strings.Join(g.Names, ", ") + " (" + g.Why + ")"
 		sep = "; "
 	}
 	return s
