@@ -220,8 +220,6 @@ func (c *Counts) Add(o *Counts) { addSums(reflect.ValueOf(c).Elem(), reflect.Val
 // addSums adds src into dst; an ErrorCount keeps the first message.
 func addSums(dst, src reflect.Value) {
 	switch d := dst.Addr().Interface().(type) {
-	case *uint64:
-		*d += src.Uint()
 	case *map[string]uint64: // Negotiated
 		for k, n := range src.Interface().(map[string]uint64) {
 			if *d == nil {
@@ -237,6 +235,8 @@ func addSums(dst, src reflect.Value) {
 		d.Count += o.Count
 	default:
 		switch dst.Kind() {
+		case reflect.Uint64: // any uint64 type
+			dst.SetUint(dst.Uint() + src.Uint())
 		case reflect.Array:
 			for i := range dst.Len() {
 				addSums(dst.Index(i), src.Index(i))

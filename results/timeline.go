@@ -284,8 +284,11 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 
 // settle takes the percentiles once (the last group reported, or at Build) and drops the histograms.
 func (a *pointAcc) settle() {
-	if a.handshake != nil || a.total != nil { // else settled already: keep its percentiles
+	// A pair whose histogram is nil (none sent, or settled already) keeps its percentiles.
+	if a.handshake != nil {
 		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
+	}
+	if a.total != nil {
 		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	}
 	a.handshake, a.total = nil, nil
@@ -317,7 +320,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	groups := make([][]Interval, len(b.groupHosts)) // none with one group, whose are the points
 	for _, k := range keys {
 		a := b.points[k]
-		a.settle() // a point some group never sent
+		a.settle() // a point some group never sent; a no-op on one settled already
 		for g, iv := range a.groups {
 			if iv != nil && len(a.groups) > 1 {
 				groups[g] = append(groups[g], *iv)
@@ -407,7 +410,10 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	if b.listener == nil {
 		return nil
 	}
-	l := *b.listener // no reading when Unavailable
+	l := *b.listener
+	if l.Unavailable != "" { // no reading then
+		return &l
+	}
 	drops, queue := make([]*uint64, len(keys)), make([]*uint64, len(keys))
 	for i, k := range keys {
 		if s := b.points[k].listen; s != nil {

@@ -70,6 +70,7 @@ type JournalOptions struct {
 }
 
 // CreateJournal creates run directory dir and starts its journal; an existing dir's error wraps fs.ErrExist.
+// On any error, a rendering's too, the journal is closed and nil: the directory may be left behind.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -306,9 +307,9 @@ func (j *Journal) rebuild() error {
 			renderErr = fmt.Errorf("render: %w", renderErr)
 		}
 	}
-	err := writeFileAtomic(j.dir, RunFile, runJSON.Bytes()) // the record and the journal are never a rendering's
+	err := writeFileAtomic(j.dir, RunFile, runJSON.Bytes())
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err == nil && name != RunFile && name != JournalFile {
+		if err == nil && name != RunFile && name != JournalFile { // the record and the journal are never a rendering's
 			err = writeFileAtomic(j.dir, name, files[name])
 		}
 	}

@@ -151,6 +151,25 @@ func TestJournal(t *testing.T) {
 	}
 }
 
+// TestJournalCreateRenderFails: a rendering that fails at the start fails the start, with no journal,
+// yet run.json and the header line are written, so the directory still reads.
+func TestJournalCreateRenderFails(t *testing.T) {
+	full := fixture.CompareRun()
+	dir := filepath.Join(t.TempDir(), "run")
+	opts := testOptions
+	opts.Render = func(*results.Run) (map[string][]byte, error) { return nil, errors.New("boom") }
+	j, err := CreateJournal(dir, header(full), opts)
+	if j != nil || err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("CreateJournal with a failing rendering = %v, %v; want nil and its error", j, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, RunFile)); err != nil {
+		t.Errorf("run.json: %v", err)
+	}
+	if r, err := ReadRunFile(dir, testOptions); err != nil || r.Name != full.Name {
+		t.Errorf("ReadRunFile = %v, %v; want the header's run", r, err)
+	}
+}
+
 // withAnnotations is r after Annotate, as run.json stores it.
 func withAnnotations(r *results.Run) *results.Run {
 	c := *r
