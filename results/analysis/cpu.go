@@ -88,7 +88,8 @@ type GroupCPU struct {
 	ClientBound, OtherLoad             bool // Kaeload+Interrupts ≥ ClientBoundBusy; Others ≥ OtherLoadShare
 }
 
-// RepGroupCPUs is each measured group's CPU use, in plan order; client-bound by kaeload's own time, not Busy.
+// RepGroupCPUs is each measured group's CPU use, in plan order; client-bound by kaeload's own time, not
+// Busy (a nice 19 loop keeps a CPU busy, taking nothing).
 func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	var out []GroupCPU
 	for i := range r.Groups {
@@ -267,7 +268,8 @@ func cpuString(cpus []int) string {
 	return strings.Join(parts, ",")
 }
 
-// Saturation is whether a repetition loaded the server: CPUs or kaeload's busy, or connections/latency = rate.
+// Saturation is whether a repetition loaded the server: CPUs or kaeload's busy, or connections / mean
+// latency = rate. The CPU figures it judges by are RepReport's.
 type Saturation struct {
 	Judged      bool   // false without a server CPU reading or in an open loop
 	Accelerator string // a probe that moved: work done off the CPUs
@@ -277,7 +279,8 @@ type Saturation struct {
 	NotSaturated     bool // judged, nothing busy, no flag, no accelerator, LittleAgrees
 }
 
-// saturation judges from ra's CPU figures ra.Saturation, and ra.NotSaturated (left zero unless judged).
+// saturation sets ra.Saturation from ra's CPU figures, and ra.NotSaturated only when judged (ra zero in
+// both, as AnalyzeRep makes it).
 func saturation(rep *results.Rep, ra *RepReport) {
 	t, s := &rep.Total, &ra.Saturation
 	s.Rate = t.Rate()

@@ -209,7 +209,8 @@ type SpeedTable struct {
 	Failures     []SpeedFailure
 }
 
-// SpeedRow is a figure (Value 0) of command Command, per variant (Has: there is one); never JSON-encoded as is.
+// SpeedRow is a figure (Value 0) of command Command, per variant (Has: there is one); never JSON-encoded
+// as is (render's speedJSON writes the rows).
 type SpeedRow struct {
 	Command int
 	results.SpeedResult

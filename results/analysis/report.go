@@ -40,7 +40,7 @@ type Report struct {
 	ClientBoundGroups notes.List            // one note per client-bound group of the run
 	Profile           *ProfileTable         // nil without server.profile
 	Diagnoses         []diagnosis.Diagnosis // every repetition's
-	HostOnly          []diagnosis.HostOnly  // kernel counter changes its connections do not show
+	HostOnly          []diagnosis.HostOnly  // kernel counter changes the repetitions' connections do not show
 	Metrics           notes.Note            // where live metrics were served; zero without
 }
 
@@ -49,12 +49,14 @@ type RepReport struct {
 	Failed                             notes.Note
 	ClientBound, OtherLoad             notes.Note // the groups of ClientBoundGroups, OtherLoadGroups
 	ClientBoundGroups, OtherLoadGroups []int
-	Missed, Backoff, OpenLoop          notes.Note // why starts were missed; slots' backoffs; starts due, missed
-	Unanswered                         notes.Note // the requests unanswered at the window's end
-	ClientCPU                          ClientCPU
-	Spread                             *Spread              // nil with fewer than two groups
-	Timeline                           diagnosis.Repetition // NoTimeline for old runs
-	Events                             []KernelEvent        // the kernel events on its timeline
+	// Missed: why an open loop missed starts; Backoff: how often slots backed off; OpenLoop: the total's
+	// starts due and missed.
+	Missed, Backoff, OpenLoop notes.Note
+	Unanswered                notes.Note // the requests unanswered at the window's end
+	ClientCPU                 ClientCPU
+	Spread                    *Spread              // nil with fewer than two groups
+	Timeline                  diagnosis.Repetition // NoTimeline for old runs
+	Events                    []KernelEvent        // the kernel events on its timeline
 	// Other load on the server's CPUs, a client group on them, neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	ServerCPUs                                *ServerCPUUse // nil when not recorded

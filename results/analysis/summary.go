@@ -80,7 +80,7 @@ type SweepSummary struct {
 	Values    []float64
 	Variants  []int
 	Labels    []string // "v" for one key, "k1=v1 k2=v2" else
-	Top, Best int      // Top: the highest mean of two repetitions or more (-1: none); Best: Top alone on Plateau
+	Top, Best int      // Top: the highest mean among values with 2+ repetitions (-1: none); Best: Top alone on Plateau
 	Plateau   []int    // those Top is not significantly faster than (Holm; empty when none was tested)
 	Family    int      // pairs judged
 	Caution   string   // set when a value had fewer than three repetitions
@@ -266,8 +266,9 @@ func probeWarnings(r *results.Run, vs []VariantSummary) notes.List {
 	return ws
 }
 
-// DriftSummary is how rates moved over rounds (round r: each variant's rep r): RoundPct the variants' mean
-// geometric deviation from their own mean, %; TrendPct first to last round, %, least squares, a level per variant.
+// DriftSummary is how rates moved over rounds (round r: each variant's rep r): RoundPct per round the variants'
+// mean geometric deviation from their own mean, %; TrendPct the change from first to last round, %, by least
+// squares with a level per variant.
 type DriftSummary struct {
 	Rounds              int
 	Cells               [][]RoundCell // [variant][round]

@@ -16,6 +16,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
+// sweeps groups the variants of r by Series into SweepSummaries.
 func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	var out []SweepSummary
 	for i, v := range r.Variants {

@@ -280,6 +280,7 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 	return sum, len(inside) > 0
 }
 
+// crossedLine is c's expression, variant and figure: the line of a crossed threshold.
 func crossedLine(c *ThresholdCheck) notes.Note {
 	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant,
 		"shown", c.Shown().String())
@@ -339,6 +340,7 @@ func setCaveats(r *results.Run, s *RunSummary) {
 	}
 }
 
+// handshakeOf parses v's most negotiated handshake.
 func handshakeOf(v *VariantSummary) (results.Handshake, bool) {
 	top := ranked(v.Negotiated, strings.Compare)
 	if len(top) == 0 || v.Negotiated[top[0]] == 0 {

@@ -164,7 +164,8 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	return j.slow > 0 || j.sockets.Retransmitted > 0, strings.Join(parts, "; ")
 }
 
-// atMost bounds the connections that could wait in l's queue; false when its backlog or the opens were not read.
+// atMost bounds the connections that could wait in l's queue (the run's slots and failures, the host's
+// other opens, the longest queue seen); false when l's backlog or the opens were not read.
 func (j *judge) atMost(l *Listener) (in, others uint64, ok bool) {
 	if !l.Measured() || l.Backlog == 0 {
 		return 0, 0, false

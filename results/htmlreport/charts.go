@@ -268,8 +268,9 @@ func (f *figure) groupedBars(n, m int, col func(k int) color.RGBA, value func(ca
 	return used
 }
 
-// cpuSeries are the CPU shares both CPU charts draw: catalogue key and bar name, the timeline's class,
-// line name and reading (nil: none), colour.
+// cpuSeries pairs the CPU chart's bars (catalogue key, name) with the timeline's lines (class, name,
+// reading, nil: none) that share their colour. Not one quantity: the busiest group's bar counts anything
+// on its CPUs, the process line only kaeload's workers.
 var cpuSeries = []struct {
 	key, bar, class, line string
 	at                    func(*results.Point) *float64

@@ -70,17 +70,21 @@ type figure struct {
 func newFigure(c chart, xLabel, yLabel string, xTicks, yTicks plot.Ticker) *figure {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
-	for a, ticks := range map[*plot.Axis]plot.Ticker{&p.X: xTicks, &p.Y: yTicks} {
-		a.Label.TextStyle.Font = font.From(sans, 11)
-		a.Tick.Label.Font = font.From(sans, 9.5)
-		if ticks != nil {
-			a.Tick.Marker = ticks
-		}
-	}
 	g := plotter.NewGrid()
 	g.Vertical.Dashes, g.Horizontal.Dashes = nil, nil
-	on := map[bool]color.Color{true: colorGridLight} // nil: no line
-	g.Vertical.Color, g.Horizontal.Color = on[xTicks != nil], on[yTicks != nil]
+	axes := []struct {
+		*plot.Axis
+		ticks plot.Ticker
+		grid  *draw.LineStyle
+	}{{&p.X, xTicks, &g.Vertical}, {&p.Y, yTicks, &g.Horizontal}}
+	for _, a := range axes {
+		a.Label.TextStyle.Font = font.From(sans, 11)
+		a.Tick.Label.Font = font.From(sans, 9.5)
+		a.grid.Color = nil // a grid line only where the axis has ticks
+		if a.ticks != nil {
+			a.Tick.Marker, a.grid.Color = a.ticks, colorGridLight
+		}
+	}
 	p.Add(g)
 	return &figure{Plot: p, c: c}
 }

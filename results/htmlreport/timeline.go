@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"fmt"
 	"html"
 	"html/template"
 	"image/color"
@@ -210,6 +211,8 @@ func (d *svgDoc) el(name, text, title string, attrs ...any) {
 			v = html.EscapeString(x)
 		case float64:
 			v = num(x)
+		default:
+			panic(fmt.Sprintf("htmlreport: attribute %v is a %T", attrs[i], x))
 		}
 		if v != "" {
 			d.WriteString(" " + attrs[i].(string) + `="` + v + `"`)

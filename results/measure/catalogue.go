@@ -252,6 +252,7 @@ func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
 	}
 }
 
+// probes: each probe's delta over the window and per request.
 var probes = []Measure{
 	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: &Fact{"probe %s", 17, probeLine},
 		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),

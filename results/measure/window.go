@@ -69,6 +69,7 @@ var timeline = []Measure{
 	{Key: "notes", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},
 }
 
+// words writes words as they are ("" when none).
 func words(v Value) string { return v.S }
 
 // RepFlags are a repetition's failure and flags, the lines every report has.
