@@ -169,6 +169,7 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 }
 
 // noise is the pooled sd of ln rate and ln CPU per request among a ratio's repetitions; df = windows − ratios.
+// Its windows passed check, so no ratio is NaN: the search for a ratio's group needs that.
 func noise(ws []Window) (rate, cpu float64, df, ratios int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })

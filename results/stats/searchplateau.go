@@ -15,6 +15,9 @@ func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 
 // SearchLists are SearchPlateau's plateau and untested points of j.
 func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
+	if j.Top < 0 {
+		return nil, nil
+	}
 	for i, s := range samples {
 		switch {
 		case i == j.Top:
