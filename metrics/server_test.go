@@ -3,6 +3,7 @@ package metrics
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -73,6 +74,15 @@ func serve(t *testing.T, cfg plans.Metrics, wins int) (*Server, *results.Run) {
 // when prom.
 func get(t *testing.T, s *Server, accept string, prom bool) string {
 	t.Helper()
+	b, err := scrape(s, accept, prom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// scrape is get for a goroutine other than the test's: it returns its error.
+func scrape(s *Server, accept string, prom bool) (string, error) {
 	req, _ := http.NewRequest("GET", "http://"+s.Addr()+"/metrics", nil)
 	if accept != "" {
 		req.Header.Set("Accept", accept)
@@ -83,14 +93,14 @@ func get(t *testing.T, s *Server, accept string, prom bool) string {
 	req.Header.Set("Accept-Encoding", "identity") // no gzip: cheaper
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("scrape: %v %s\n%s", err, resp.Status, b)
+		return "", fmt.Errorf("scrape: %v %s\n%s", err, resp.Status, b)
 	}
-	return string(b)
+	return string(b), nil
 }
 
 // window is the window of rep 0 with its hosts, as beforeLoad gets it.
@@ -373,13 +383,20 @@ func TestWaitForZeros(t *testing.T) {
 		t.Errorf("no scraper: %v, want the run to fail before the load", err)
 	}
 
+	// The scrape's body may still be on its way when the wait ends: the test
+	// waits for it before its cleanup closes the server.
 	s, _ = serve(t, plans.Metrics{Wait: time.Minute}, 1)
+	scraped := make(chan error, 1)
 	go func() {
 		time.Sleep(50 * time.Millisecond)
-		get(t, s, "", true)
+		_, err := scrape(s, "", true)
+		scraped <- err
 	}()
 	if err := s.beforeLoad(context.Background(), lw0); err != nil {
 		t.Errorf("with a scrape: %v", err)
+	}
+	if err := <-scraped; err != nil {
+		t.Errorf("the scrape: %v", err)
 	}
 }
 
