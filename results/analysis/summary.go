@@ -252,16 +252,17 @@ func probeWarnings(r *results.Run, vs []VariantSummary) notes.List {
 	}
 	var ws notes.List
 	for _, p := range summarizeProbes(&all) {
+		if p.Failed == 0 {
+			continue
+		}
 		var variants []string // those it failed in
 		for _, v := range vs {
 			if slices.ContainsFunc(v.Probes, func(q ProbeSummary) bool { return q.Name == p.Name && q.Failed > 0 }) {
 				variants = append(variants, v.Name)
 			}
 		}
-		if p.Failed > 0 {
-			ws = append(ws, notes.New(notes.ProbeFailed, "probe", p.Name, "failed", p.Failed, "read", p.N+p.Failed,
-				"variants", variants, "first", p.FirstError))
-		}
+		ws = append(ws, notes.New(notes.ProbeFailed, "probe", p.Name, "failed", p.Failed, "read", p.N+p.Failed,
+			"variants", variants, "first", p.FirstError))
 	}
 	return ws
 }
