@@ -195,14 +195,14 @@ func (s *Server) publishLocked() {
 }
 
 // Start takes the run's identity and returns the endpoint, for the record's header.
-func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
+func (s *Server) Start(r *results.Run, p *plans.Plan) ([]results.Change, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.run, s.baseline = runLabels(r)
 	s.name, s.margin = r.Name, r.Equivalence
 	s.groups = len(p.Load.Groups)
 	s.publishLocked()
-	return []runner.Event{{Kind: runner.EventMetrics, Metrics: &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}}}, nil
+	return []results.Change{{Type: results.ChangeMetrics, Metrics: &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}}}, nil
 }
 
 // Event takes the run's live events: windows planned, about to load, their readings and their ends.
@@ -221,8 +221,8 @@ func (s *Server) Event(ctx context.Context, e runner.Event) error {
 }
 
 // Stop holds the final values for a scrape and returns the endpoint's record, for run.json.
-func (s *Server) Stop(ctx context.Context) []runner.Event {
-	return []runner.Event{{Kind: runner.EventMetrics, Metrics: s.end(ctx)}}
+func (s *Server) Stop(ctx context.Context) []results.Change {
+	return []results.Change{{Type: results.ChangeMetrics, Metrics: s.end(ctx)}}
 }
 
 // plan creates the windows' series at 0.

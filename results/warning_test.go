@@ -24,7 +24,9 @@ func TestWarningJSON(t *testing.T) {
 		t.Fatalf("read back %+v", out)
 	}
 	r := &Run{Variants: []Variant{{Name: "kae"}}, Warnings: out}
-	r.AddRep(0, Rep{Index: 1})
+	if err := r.Apply(Change{Type: ChangeRep, Rep: &Rep{Index: 1}}); err != nil {
+		t.Fatal(err)
+	}
 	if got := r.Warnings.Strings(); len(got) != 1 || got[0] != "server restarted" {
 		t.Errorf("after the window was measured: %q", got)
 	}

@@ -56,7 +56,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
 		rep.Failed = nil // a step that misses the targets is what the search looks for
-		c.add(EventRep, s.variant, *rep)
+		c.change(results.Change{Type: results.ChangeRep, Variant: s.variant, Rep: rep})
 		verdict := "pass"
 		if !pass {
 			verdict = "FAIL: " + why

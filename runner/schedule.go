@@ -156,7 +156,7 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 	speed := func() error { return nil }
 	if len(v.Speed) > 0 && rv.Speed == nil { // not run before a resume or in an earlier session
 		speed = func() error {
-			c.setSpeed(s.variant, c.runSpeed(ctx, ctl, v))
+			c.change(results.Change{Type: results.ChangeSpeed, Variant: s.variant, Speed: c.runSpeed(ctx, ctl, v)})
 			return ctx.Err()
 		}
 	}
@@ -237,7 +237,7 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 		}
 		if rep != nil {
 			rep.Index = r
-			c.add(EventRep, s.variant, *rep)
+			c.change(results.Change{Type: results.ChangeRep, Variant: s.variant, Rep: rep})
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 			if rep.Failed != nil {
@@ -318,7 +318,7 @@ func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.
 // keepPartial keeps rep, window r cut short, as PARTIAL, in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
-	c.add(EventPartial, variant, *rep)
+	c.change(results.Change{Type: results.ChangePartial, Variant: variant, Rep: rep})
 	fmt.Fprintf(c.opts.Log, "PARTIAL: %s\n", analysis.PartialLine(c.run.Variants[variant].Name, rep))
 }
 
@@ -335,7 +335,7 @@ func (c *controller) excludeFlagged(variant int, label string, r int, rep *resul
 		return false
 	}
 	rep.Index, rep.Excluded = r, why.String()
-	c.add(EventExcluded, variant, *rep)
+	c.change(results.Change{Type: results.ChangeExcluded, Variant: variant, Rep: rep})
 	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
 		len(rv.Excluded), c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
 	return true

@@ -61,9 +61,7 @@ func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *resu
 		before := len(rv.Reps)
 		err := c.session(ctx, p, session{variant: vi, reps: []int{before}}, rv)
 		if len(rv.Reps) > before {
-			rep := &rv.Reps[len(rv.Reps)-1]
-			run.Search.Visits = append(run.Search.Visits, results.Visit{Value: rv.Sweep[s.Key], Variant: rv.Name, Rep: rep.Index})
-			score, _ := results.SearchScore(s.Maximize, rep)
+			score, _ := results.SearchScore(s.Maximize, &rv.Reps[len(rv.Reps)-1]) // its visit is in the record
 			done = append(done, search.Window{Point: st.Point, Score: score})
 		}
 		if err != nil {

@@ -60,5 +60,5 @@ func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant i
 		}
 		runs = append(runs, run)
 	}
-	c.setInfo(variant, runs)
+	c.change(results.Change{Type: results.ChangeInfo, Variant: variant, Info: runs})
 }

@@ -134,7 +134,7 @@ func TestBaselineNotFirst(t *testing.T) {
 			for i, s := range steps {
 				v := &ref.Variants[s.Variant]
 				k := slices.IndexFunc(v.Reps, func(r results.Rep) bool { return r.Index == s.Rep })
-				if err := st.journal.Rep(s.Variant, v.Reps[k]); err != nil {
+				if err := st.journal.Record(results.Change{Type: results.ChangeRep, Variant: s.Variant, Rep: &v.Reps[k]}); err != nil {
 					t.Fatalf("seed %d: window %d (%s rep %d): %v", seed, i+1, v.Name, s.Rep+1, err)
 				}
 				if i == 0 && s.Variant != base {

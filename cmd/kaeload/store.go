@@ -68,7 +68,7 @@ func about(scenarioPath, scenarioText string, redact func(string) string) runner
 }
 
 // Start creates (or resumes) the run directory and moves the run log there.
-func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
+func (s *store) Start(r *results.Run, _ *plans.Plan) ([]results.Change, error) {
 	if err := s.begin(r); err != nil {
 		return nil, fmt.Errorf("results cannot be written: %w", err)
 	}
@@ -104,32 +104,16 @@ func (s *store) begin(r *results.Run) error {
 	return s.log.attach(f)
 }
 
-// Event records what changes the run in the journal.
+// Event records each change to the run in the journal.
 func (s *store) Event(_ context.Context, e runner.Event) error {
-	j := s.journal
-	switch e.Kind {
-	case runner.EventRep:
-		return j.Rep(e.Variant, *e.Rep)
-	case runner.EventPartial:
-		return j.Partial(e.Variant, *e.Rep)
-	case runner.EventExcluded:
-		return j.Excluded(e.Variant, *e.Rep)
-	case runner.EventInfo:
-		return j.Info(e.Variant, e.Info)
-	case runner.EventSpeed:
-		return j.Speed(e.Variant, e.Speed)
-	case runner.EventWarning:
-		return j.Warning(e.Warning)
-	case runner.EventNotMeasured:
-		return j.NotMeasured(e.Variant, e.Text)
-	case runner.EventMetrics:
-		return j.Metrics(e.Metrics)
+	if e.Kind == runner.EventChange {
+		return s.journal.Record(*e.Change)
 	}
 	return nil
 }
 
 // Stop adds nothing: the journal ends with end.
-func (s *store) Stop(context.Context) []runner.Event { return nil }
+func (s *store) Stop(context.Context) []results.Change { return nil }
 
 // dirOptions annotate run.json with the analysis's warnings and add dirFiles.
 var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}

@@ -10,7 +10,7 @@ import (
 
 // TestInterruptedWarningWithdrawn: the warning that a window was
 // interrupted holds until a resumed run measures that window; then the
-// journal's run, the run read back and a run built with AddRep no longer
+// journal's run, the run read back and a run the runner changes no longer
 // carry it. Warnings about other windows, other variants (also one whose
 // name extends this one's) and other things stay.
 func TestInterruptedWarningWithdrawn(t *testing.T) {
@@ -37,11 +37,11 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 		{Message: "server restarted"},
 	}
 	for _, w := range append([]results.Warning{stale}, keep...) {
-		if err := j.Warning(w); err != nil {
+		if err := j.Record(results.Change{Type: results.ChangeWarning, Warning: &w}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := j.Rep(1, full.Variants[1].Reps[0]); err != nil {
+	if err := j.rep(1, full.Variants[1].Reps[0]); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.End(fixture.T0, true); err != nil {
@@ -63,8 +63,10 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The runner's own copy of the run, as it records the window.
-	prev.AddRep(1, full.Variants[1].Reps[1])
-	if err := j.Rep(1, full.Variants[1].Reps[1]); err != nil {
+	if err := prev.Apply(results.Change{Type: results.ChangeRep, Variant: 1, Rep: &full.Variants[1].Reps[1]}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.rep(1, full.Variants[1].Reps[1]); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.End(fixture.T0, false); err != nil {
@@ -74,7 +76,7 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, r := range map[string]*results.Run{"journal": got, "AddRep": prev} {
+	for name, r := range map[string]*results.Run{"journal": got, "runner": prev} {
 		if r.Warnings.Has(stale) {
 			t.Errorf("%s: the measured window is still said to be interrupted: %q", name, r.Warnings)
 		}
@@ -87,7 +89,9 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 
 	// A searched variant's window too.
 	r := &results.Run{Variants: []results.Variant{{Name: "s-10"}}, Warnings: results.Warnings{interrupted(results.SearchWindowLabel("s-10", 4), "s-10", 4)}}
-	r.AddRep(0, results.Rep{Index: 4})
+	if err := r.Apply(results.Change{Type: results.ChangeRep, Rep: &results.Rep{Index: 4}}); err != nil {
+		t.Fatal(err)
+	}
 	if len(r.Warnings) != 0 {
 		t.Errorf("search window measured, warnings still %q", r.Warnings)
 	}

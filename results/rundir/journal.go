@@ -20,35 +20,6 @@ import (
 // JournalFile is the run directory's journal: one sealed JSON record per line.
 const JournalFile = "journal.ndjson"
 
-const (
-	recBegin       = "begin" // the header: every planned variant, no repetition
-	recRep         = "rep"
-	recPartial     = "partial"  // Variant.Partial
-	recExcluded    = "excluded" // Variant.Excluded
-	recSpeed       = "speed"
-	recInfo        = "info"
-	recWarning     = "warning"
-	recNotMeasured = "not_measured"
-	recEnd         = "end"
-	recResume      = "resume" // run --resume continues after the end
-	recMetrics     = "metrics"
-)
-
-// journalRecord is one line; Variant indexes the header's variants.
-type journalRecord struct {
-	Type        string             `json:"type"`
-	Run         *results.Run       `json:"run,omitempty"`
-	Variant     int                `json:"variant"`
-	Rep         *results.Rep       `json:"rep,omitempty"`
-	Speed       []results.SpeedRun `json:"speed,omitempty"`
-	Info        []results.InfoRun  `json:"info,omitempty"`
-	Warning     *results.Warning   `json:"warning,omitempty"`
-	Reason      string             `json:"reason,omitempty"`
-	Finished    time.Time          `json:"finished,omitzero"`
-	Interrupted bool               `json:"interrupted,omitempty"`
-	Metrics     *results.Metrics   `json:"metrics,omitempty"`
-}
-
 // Journal is a run directory that grows as the run goes: each record is synced before its call
 // returns, so a controller that dies keeps every repetition it finished.
 type Journal struct {
@@ -91,7 +62,7 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 		hdr.Variants[i].Reps, hdr.Variants[i].Speed = nil, nil
 	}
 	j := &Journal{dir: dir, f: f, opts: opts}
-	err = j.apply(journalRecord{Type: recBegin, Run: &hdr})
+	err = j.apply(results.Change{Type: results.ChangeBegin, Run: &hdr})
 	if serr := syncDir(filepath.Dir(dir)); err == nil && serr != nil {
 		err = fmt.Errorf("create run directory %s: %w", dir, serr)
 	}
@@ -129,7 +100,7 @@ func (j *Journal) Resume() error {
 	if err := j.f.Truncate(j.keep); err != nil {
 		return fmt.Errorf("resume %s: %w", j.dir, err)
 	}
-	rec := journalRecord{Type: recResume}
+	rec := results.Change{Type: results.ChangeResume}
 	line, _, err := encode(rec)
 	if err == nil {
 		err = j.write(line)
@@ -138,7 +109,7 @@ func (j *Journal) Resume() error {
 		return err
 	}
 	j.pending = false
-	if err := replay(&j.run, rec); err != nil {
+	if err := j.run.Apply(rec); err != nil {
 		return err
 	}
 	return j.rebuild()
@@ -147,44 +118,19 @@ func (j *Journal) Resume() error {
 // Dir returns the run directory.
 func (j *Journal) Dir() string { return j.dir }
 
-// Rep records a finished repetition of the header's variant at index variant.
-func (j *Journal) Rep(variant int, rep results.Rep) error {
-	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
-}
-
-// Partial records a window an interrupt cut short.
-func (j *Journal) Partial(variant int, rep results.Rep) error {
-	return j.record(journalRecord{Type: recPartial, Variant: variant, Rep: &rep})
-}
-
-// Excluded records a window exclude_flagged set aside.
-func (j *Journal) Excluded(variant int, rep results.Rep) error {
-	return j.record(journalRecord{Type: recExcluded, Variant: variant, Rep: &rep})
-}
-
-// Info records the variant's server info runs.
-func (j *Journal) Info(variant int, runs []results.InfoRun) error {
-	return j.record(journalRecord{Type: recInfo, Variant: variant, Info: runs})
-}
-
-// Speed records the variant's speed runs.
-func (j *Journal) Speed(variant int, runs []results.SpeedRun) error {
-	return j.record(journalRecord{Type: recSpeed, Variant: variant, Speed: runs})
-}
-
-// Warning records a warning about the run.
-func (j *Journal) Warning(w results.Warning) error {
-	return j.record(journalRecord{Type: recWarning, Warning: &w})
-}
-
-// NotMeasured records that the run gave up on the variant, and why.
-func (j *Journal) NotMeasured(variant int, reason string) error {
-	return j.record(journalRecord{Type: recNotMeasured, Variant: variant, Reason: reason})
-}
-
-// Metrics records what the live metrics endpoint served.
-func (j *Journal) Metrics(m *results.Metrics) error {
-	return j.record(journalRecord{Type: recMetrics, Metrics: m})
+// Record makes change c to the run; the journal's own begin, end and resume are refused.
+func (j *Journal) Record(c results.Change) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch {
+	case j.ended:
+		return errors.New("journal: record after End")
+	case j.pending:
+		return errors.New("journal: record before Resume")
+	case c.Type == results.ChangeBegin || c.Type == results.ChangeEnd || c.Type == results.ChangeResume:
+		return fmt.Errorf("journal: Record of a %s change", c.Type)
+	}
+	return j.apply(c)
 }
 
 // End records the end, rebuilds the files and closes the journal; later calls do nothing.
@@ -196,7 +142,7 @@ func (j *Journal) End(finished time.Time, interrupted bool) error {
 	}
 	var err error
 	if !j.pending {
-		err = j.apply(journalRecord{Type: recEnd, Finished: finished, Interrupted: interrupted})
+		err = j.apply(results.Change{Type: results.ChangeEnd, Finished: finished, Interrupted: interrupted})
 	}
 	j.ended = true
 	if cerr := j.f.Close(); err == nil && cerr != nil {
@@ -212,26 +158,14 @@ func (j *Journal) Run() *results.Run {
 	return j.view()
 }
 
-func (j *Journal) record(rec journalRecord) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	switch {
-	case j.ended:
-		return errors.New("journal: record after End")
-	case j.pending:
-		return errors.New("journal: record before Resume")
-	}
-	return j.apply(rec)
-}
-
 // apply adds rec to the run even when the disk refuses it, so that the final report is complete.
 // The run keeps the record as the journal's line decodes, so run.json is what a replay gives.
-func (j *Journal) apply(rec journalRecord) error {
+func (j *Journal) apply(rec results.Change) error {
 	line, stored, encErr := encode(rec)
 	if encErr != nil {
 		stored = rec // kept in the report, though the journal cannot hold it
 	}
-	if err := replay(&j.run, stored); err != nil {
+	if err := j.run.Apply(stored); err != nil {
 		return err
 	}
 	if encErr != nil {
@@ -246,12 +180,12 @@ func (j *Journal) apply(rec journalRecord) error {
 // encode returns rec's sealed line and the record a reader decodes from it. That copy shares no
 // memory with the caller's (a repetition changed after it was recorded does not change the run) and
 // holds no more than the line (no monotonic clock reading, numbers as JSON reads them).
-func encode(rec journalRecord) ([]byte, journalRecord, error) {
+func encode(rec results.Change) ([]byte, results.Change, error) {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return nil, rec, fmt.Errorf("journal: encode %s record: %w", rec.Type, err)
 	}
-	var stored journalRecord
+	var stored results.Change
 	if err := json.Unmarshal(b, &stored); err != nil {
 		return nil, rec, fmt.Errorf("journal: decode %s record: %w", rec.Type, err)
 	}
@@ -322,67 +256,6 @@ func (j *Journal) rebuild() error {
 	return renderErr
 }
 
-// perVariant are the record types that name a variant; the first three a window.
-var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: true, recSpeed: true, recNotMeasured: true}
-
-func replay(r *results.Run, rec journalRecord) error {
-	var v *results.Variant
-	if perVariant[rec.Type] {
-		if rec.Variant < 0 || rec.Variant >= len(r.Variants) {
-			return fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
-		}
-		v = &r.Variants[rec.Variant]
-	}
-	if rec.Rep == nil && (rec.Type == recRep || rec.Type == recExcluded || rec.Type == recPartial) {
-		return fmt.Errorf("journal: %s record without a window", rec.Type)
-	}
-	switch rec.Type {
-	case recBegin:
-		if rec.Run == nil {
-			return errors.New("journal: begin record without the run")
-		}
-		if err := rec.Run.CheckSchema(); err != nil {
-			return err
-		}
-		*r = *rec.Run
-		r.Incomplete = true // until the end
-	case recRep:
-		r.AddRep(rec.Variant, *rec.Rep)
-		if s := r.Search; s != nil && s.Member(v) {
-			s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
-		}
-	case recExcluded:
-		r.AddExcluded(rec.Variant, *rec.Rep)
-	case recPartial:
-		r.AddPartial(rec.Variant, *rec.Rep)
-	case recInfo:
-		v.Info = rec.Info
-	case recSpeed:
-		v.Speed = rec.Speed
-	case recWarning:
-		if rec.Warning != nil {
-			r.Warnings = r.Warnings.AppendNew(*rec.Warning)
-		}
-	case recNotMeasured:
-		nm := results.NotMeasured{Variant: v.Name, Reason: rec.Reason}
-		if i := slices.IndexFunc(r.NotMeasured, func(n results.NotMeasured) bool { return n.Variant == v.Name }); i >= 0 {
-			r.NotMeasured[i] = nm
-		} else {
-			r.NotMeasured = append(r.NotMeasured, nm)
-		}
-	case recMetrics:
-		r.Metrics = rec.Metrics
-	case recEnd:
-		r.Finished, r.Interrupted, r.Incomplete = rec.Finished, rec.Interrupted, false
-	case recResume:
-		r.Finished, r.Interrupted, r.Incomplete = time.Time{}, false, true
-		r.NotMeasured = nil // tried again
-	default:
-		return fmt.Errorf("journal: unknown record type %q", rec.Type)
-	}
-	return nil
-}
-
 // maxJournalLine bounds one record: a longer line is damage, refused before it is held in memory.
 const maxJournalLine = 32 << 20
 
@@ -420,7 +293,7 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 			break
 		}
 		complete += int64(len(b))
-		var rec journalRecord
+		var rec results.Change
 		body, err := unseal(b)
 		if err == nil {
 			dec := json.NewDecoder(bytes.NewReader(body))
@@ -432,15 +305,15 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 			continue
 		case err != nil:
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
-		case (line == 1) != (rec.Type == recBegin):
-			return nil, 0, fmt.Errorf("read journal: line %d: want the %q record on line 1 only, got %q", line, recBegin, rec.Type)
-		case ended && rec.Type != recResume:
+		case (line == 1) != (rec.Type == results.ChangeBegin):
+			return nil, 0, fmt.Errorf("read journal: line %d: want the \"begin\" record on line 1 only, got %q", line, rec.Type)
+		case ended && rec.Type != results.ChangeResume:
 			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
-		if err := replay(&r, rec); err != nil {
+		if err := r.Apply(rec); err != nil {
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
-		ended = rec.Type == recEnd
+		ended = rec.Type == results.ChangeEnd
 	}
 	switch err := sc.Err(); {
 	case errors.Is(err, errNotRecord):

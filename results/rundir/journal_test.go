@@ -16,6 +16,11 @@ import (
 	"time"
 )
 
+// rep records a measured window, as the runner does.
+func (j *Journal) rep(variant int, rep results.Rep) error {
+	return j.Record(results.Change{Type: results.ChangeRep, Variant: variant, Rep: &rep})
+}
+
 // header returns r with its repetitions and speed runs removed: what the
 // controller knows before any load.
 func header(r *results.Run) *results.Run {
@@ -93,7 +98,7 @@ func TestJournal(t *testing.T) {
 	n := 0
 	for vi := range full.Variants {
 		for _, rep := range full.Variants[vi].Reps {
-			if err := j.Rep(vi, rep); err != nil {
+			if err := j.rep(vi, rep); err != nil {
 				t.Fatal(err)
 			}
 			n++
@@ -142,7 +147,7 @@ func TestJournal(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if err := j.Rep(0, full.Variants[0].Reps[0]); err == nil {
+	if err := j.rep(0, full.Variants[0].Reps[0]); err == nil {
 		t.Errorf("Rep after End: no error")
 	}
 	// An existing run is never overwritten.
@@ -191,7 +196,7 @@ func TestJournalKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rep := range full.Variants[0].Reps {
-		if err := j.Rep(0, rep); err != nil {
+		if err := j.rep(0, rep); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -200,7 +205,7 @@ func TestJournalKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line, _ := json.Marshal(journalRecord{Type: recRep, Variant: 1, Rep: &full.Variants[1].Reps[0]})
+	line, _ := json.Marshal(results.Change{Type: results.ChangeRep, Variant: 1, Rep: &full.Variants[1].Reps[0]})
 	cut := append(bytes.Clone(b), line[:len(line)/2]...)
 	if err := os.WriteFile(path, cut, 0o644); err != nil {
 		t.Fatal(err)
@@ -243,7 +248,7 @@ func TestJournalDiskGone(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	err = j.Rep(0, full.Variants[0].Reps[0])
+	err = j.rep(0, full.Variants[0].Reps[0])
 	if err == nil || !strings.Contains(err.Error(), dir) {
 		t.Errorf("Rep into a removed directory: err = %v, want an error naming %s", err, dir)
 	}
@@ -263,12 +268,12 @@ func storeRun(t *testing.T, dir string, r *results.Run) {
 	}
 	for v := range r.Variants {
 		for _, rep := range r.Variants[v].Reps {
-			if err := j.Rep(v, rep); err != nil {
+			if err := j.rep(v, rep); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if len(r.Variants[v].Speed) > 0 {
-			if err := j.Speed(v, r.Variants[v].Speed); err != nil {
+			if err := j.Record(results.Change{Type: results.ChangeSpeed, Variant: v, Speed: r.Variants[v].Speed}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -291,7 +296,7 @@ func TestJournalKeepsWhatItWrote(t *testing.T) {
 	for vi := range full.Variants {
 		for k, rep := range full.Variants[vi].Reps {
 			rep.Total.Window = results.Window{Start: now, End: now.Add(3 * time.Second)}
-			if err := j.Rep(vi, rep); err != nil {
+			if err := j.rep(vi, rep); err != nil {
 				t.Fatal(err)
 			}
 			if k == 0 {

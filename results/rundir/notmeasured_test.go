@@ -23,7 +23,7 @@ func TestJournalNotMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.NotMeasured(2, fixture.NocertReason); err != nil {
+	if err := j.Record(results.Change{Type: results.ChangeNotMeasured, Variant: 2, Reason: fixture.NocertReason}); err != nil {
 		t.Fatal(err)
 	}
 	// Before anything was measured: the summary names it already.
@@ -35,7 +35,7 @@ func TestJournalNotMeasured(t *testing.T) {
 		t.Errorf("read back before any repetition: NotMeasured %+v, want %+v", r.NotMeasured, want)
 	}
 	for _, rep := range full.Variants[0].Reps {
-		if err := j.Rep(0, rep); err != nil {
+		if err := j.rep(0, rep); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -54,7 +54,7 @@ func TestResumeUnwritableLeavesRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := j0.Rep(0, full.Variants[0].Reps[0]); err != nil {
+			if err := j0.rep(0, full.Variants[0].Reps[0]); err != nil {
 				t.Fatal(err)
 			}
 			j0.f.Close() // the controller died: no end

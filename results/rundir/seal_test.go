@@ -21,7 +21,7 @@ func TestJournalFlippedByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rep := range full.Variants[0].Reps {
-		if err := j.Rep(0, rep); err != nil {
+		if err := j.rep(0, rep); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -29,7 +29,7 @@ func TestJournalSearchResume(t *testing.T) {
 		for _, vis := range full.Search.Visits[from:to] {
 			for i := range full.Variants {
 				if full.Variants[i].Name == vis.Variant {
-					if err := j.Rep(i, full.Variants[i].Reps[vis.Rep]); err != nil {
+					if err := j.rep(i, full.Variants[i].Reps[vis.Rep]); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -68,7 +68,7 @@ func TestJournalSearchResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j2.Rep(0, full.Variants[0].Reps[0]); err == nil {
+	if err := j2.rep(0, full.Variants[0].Reps[0]); err == nil {
 		t.Errorf("a record before Resume was taken")
 	}
 	if err := j2.Resume(); err != nil {

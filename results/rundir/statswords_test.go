@@ -40,7 +40,7 @@ func TestLostRepetitionJSON(t *testing.T) {
 	}
 	for v := range r.Variants {
 		for _, rep := range r.Variants[v].Reps {
-			if err := j.Rep(v, rep); err != nil {
+			if err := j.rep(v, rep); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -18,7 +18,7 @@ func timelineBytes(t *testing.T, rep results.Rep) (file, journal int) {
 		if err := results.WriteJSON(&buf, r); err != nil {
 			t.Fatal(err)
 		}
-		line, err := json.Marshal(journalRecord{Type: recRep, Rep: &rep}) // as Journal.append writes it
+		line, err := json.Marshal(results.Change{Type: results.ChangeRep, Rep: &rep}) // as Journal.append writes it
 		if err != nil {
 			t.Fatal(err)
 		}
