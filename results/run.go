@@ -279,6 +279,14 @@ func (r *Run) BaselineVariant() (int, string) {
 	return slices.IndexFunc(r.Variants, func(v Variant) bool { return v.Name == r.Baseline }), r.Baseline
 }
 
+// Measured are the variants with a window, complete or partial, kept in vs; nil for none.
+func Measured(vs []Variant) []Variant {
+	if vs = slices.DeleteFunc(vs, func(v Variant) bool { return len(v.Reps)+len(v.Partial) == 0 }); len(vs) == 0 {
+		return nil
+	}
+	return vs
+}
+
 // Rates are the repetitions' total rates, the statistics' samples.
 func (v *Variant) Rates() []float64 {
 	rates := make([]float64, len(v.Reps))

@@ -79,15 +79,7 @@ func commandTimeout(p *plans.Plan) time.Duration {
 // schedule runs every session into run.Variants (every planned variant in
 // plan order), then leaves out those that measured nothing.
 func (c *controller) schedule(ctx context.Context, run *results.Run) error {
-	defer func() {
-		var kept []results.Variant
-		for _, v := range run.Variants {
-			if len(v.Reps) > 0 || len(v.Partial) > 0 {
-				kept = append(kept, v)
-			}
-		}
-		run.Variants = kept
-	}()
+	defer func() { run.Variants = results.Measured(run.Variants) }()
 	gaveUp := make([]bool, len(c.plan.Variants))
 	for _, s := range sessions(c.plan) {
 		if ctx.Err() != nil {

@@ -100,19 +100,7 @@ func (j *Journal) Resume() error {
 	if err := j.f.Truncate(j.keep); err != nil {
 		return fmt.Errorf("resume %s: %w", j.dir, err)
 	}
-	rec := results.Change{Type: results.ChangeResume}
-	line, _, err := encode(rec)
-	if err == nil {
-		err = j.write(line)
-	}
-	if err != nil {
-		return err
-	}
-	j.pending = false
-	if err := j.run.Apply(rec); err != nil {
-		return err
-	}
-	return j.rebuild()
+	return j.apply(results.Change{Type: results.ChangeResume})
 }
 
 // Dir returns the run directory.
@@ -174,6 +162,7 @@ func (j *Journal) apply(rec results.Change) error {
 	if err := j.write(line); err != nil {
 		return err
 	}
+	j.pending = false // a resume is written
 	return j.rebuild()
 }
 
@@ -205,7 +194,7 @@ func (j *Journal) write(b []byte) error {
 // view is the run as readers see it (see Run); j.mu held.
 func (j *Journal) view() *results.Run {
 	r := clone(&j.run)
-	r.Variants = measured(r.Variants)
+	r.Variants = results.Measured(r.Variants)
 	return &r
 }
 
@@ -337,14 +326,6 @@ func ReadJournal(rd io.Reader) (*results.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Variants = measured(r.Variants)
+	r.Variants = results.Measured(r.Variants)
 	return r, nil
-}
-
-// measured are the variants with a window, kept in vs (a copy of the run's); nil for none.
-func measured(vs []results.Variant) []results.Variant {
-	if vs = slices.DeleteFunc(vs, func(v results.Variant) bool { return len(v.Reps)+len(v.Partial) == 0 }); len(vs) == 0 {
-		return nil
-	}
-	return vs
 }
