@@ -103,9 +103,6 @@ func (j *Journal) Resume() error {
 	return j.apply(results.Change{Type: results.ChangeResume})
 }
 
-// Dir returns the run directory.
-func (j *Journal) Dir() string { return j.dir }
-
 // Record makes change c to the run; the journal's own begin, end and resume are refused.
 func (j *Journal) Record(c results.Change) error {
 	j.mu.Lock()
@@ -137,13 +134,6 @@ func (j *Journal) End(finished time.Time, interrupted bool) error {
 		err = fmt.Errorf("close journal: %w", cerr)
 	}
 	return err
-}
-
-// Run returns a copy of the run so far as ReadRunFile gives it.
-func (j *Journal) Run() *results.Run {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.view()
 }
 
 // apply adds rec to the run even when the disk refuses it, so that the final report is complete.
@@ -191,7 +181,7 @@ func (j *Journal) write(b []byte) error {
 	return nil
 }
 
-// view is the run as readers see it (see Run); j.mu held.
+// view is a copy of the run as readers see it, its measured variants; j.mu held.
 func (j *Journal) view() *results.Run {
 	r := clone(&j.run)
 	r.Variants = results.Measured(r.Variants)

@@ -21,6 +21,13 @@ func (j *Journal) rep(variant int, rep results.Rep) error {
 	return j.Record(results.Change{Type: results.ChangeRep, Variant: variant, Rep: &rep})
 }
 
+// Run returns a copy of the run so far as ReadRunFile gives it.
+func (j *Journal) Run() *results.Run {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.view()
+}
+
 // header returns r with its repetitions and speed runs removed: what the
 // controller knows before any load.
 func header(r *results.Run) *results.Run {
