@@ -97,10 +97,11 @@ func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 		jp := filepath.Join(path, JournalFile)
 		if f, err := os.Open(jp); err == nil {
 			defer f.Close()
-			r, err := ReadJournal(f)
+			r, _, err := readJournal(f, false)
 			if err != nil {
 				return nil, fmt.Errorf("read run %s: %w", jp, err)
 			}
+			r.Variants = results.Measured(r.Variants)
 			if opts.Annotate != nil {
 				opts.Annotate(r) // as the journal's run.json has it
 			}

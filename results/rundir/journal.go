@@ -256,7 +256,8 @@ func journalLines(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// readJournal is ReadJournal keeping every planned variant, with the complete lines' length.
+// readJournal rebuilds a run from a journal, every planned variant kept, with the complete lines'
+// length; a bad line is an error naming it, unless the last, cut short (left out when cutLast).
 func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 0, 64<<10), maxJournalLine)
@@ -308,14 +309,4 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 		return nil, 0, fmt.Errorf("read journal: %w", err)
 	}
 	return &r, complete, nil
-}
-
-// ReadJournal rebuilds a run from a journal; a bad line is an error naming it, unless the last, cut short.
-func ReadJournal(rd io.Reader) (*results.Run, error) {
-	r, _, err := readJournal(rd, false)
-	if err != nil {
-		return nil, err
-	}
-	r.Variants = results.Measured(r.Variants)
-	return r, nil
 }
