@@ -1,7 +1,5 @@
 package results
 
-import "slices"
-
 // Objective is what a search maximizes (Search.Maximize).
 type Objective string
 
@@ -28,16 +26,6 @@ type Visit struct {
 	Value   string `json:"value"`
 	Variant string `json:"variant"`
 	Rep     int    `json:"rep"` // Rep.Index
-}
-
-// Clone copies s and its visits; nil stays nil.
-func (s *Search) Clone() *Search {
-	if s == nil {
-		return nil
-	}
-	cp := *s
-	cp.Values, cp.Visits = slices.Clone(s.Values), slices.Clone(s.Visits)
-	return &cp
 }
 
 // Member reports whether v is one of the search's variants.

@@ -191,7 +191,11 @@ func (j *Journal) view() *results.Run {
 // clone copies r's slices that records change; the repetitions are shared.
 func clone(r *results.Run) results.Run {
 	c := *r
-	c.Search = r.Search.Clone()
+	if r.Search != nil {
+		s := *r.Search
+		s.Visits = slices.Clone(s.Visits)
+		c.Search = &s
+	}
 	c.Variants = slices.Clone(r.Variants)
 	for i := range c.Variants {
 		v := &c.Variants[i]

@@ -19,7 +19,6 @@ func TestJournalSearchResume(t *testing.T) {
 	full := fixture.SearchRun()
 	dir := filepath.Join(t.TempDir(), "run")
 	h := header(full)
-	h.Search = full.Search.Clone()
 	h.Search.Visits = nil
 	j, err := CreateJournal(dir, h, testOptions)
 	if err != nil {
