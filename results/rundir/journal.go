@@ -149,8 +149,11 @@ func (j *Journal) apply(rec results.Change) error {
 	if encErr != nil {
 		return encErr
 	}
-	if err := j.write(line); err != nil {
-		return err
+	if _, err := j.f.Write(line); err != nil {
+		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: sync: %w", j.f.Name(), err)
 	}
 	j.pending = false // a resume is written
 	return j.rebuild()
@@ -169,23 +172,6 @@ func encode(rec results.Change) ([]byte, results.Change, error) {
 		return nil, rec, fmt.Errorf("journal: decode %s record: %w", rec.Type, err)
 	}
 	return append(seal(b), '\n'), stored, nil
-}
-
-func (j *Journal) write(b []byte) error {
-	if _, err := j.f.Write(b); err != nil {
-		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
-	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("journal %s: sync: %w", j.f.Name(), err)
-	}
-	return nil
-}
-
-// view is a copy of the run as readers see it, its measured variants; j.mu held.
-func (j *Journal) view() *results.Run {
-	r := clone(&j.run)
-	r.Variants = results.Measured(r.Variants)
-	return &r
 }
 
 // clone copies r's slices that records change; the repetitions are shared.
@@ -207,20 +193,22 @@ func clone(r *results.Run) results.Run {
 	return c
 }
 
-// rebuild rewrites run.json, then the rendered files, from the run so far; j.mu held.
+// rebuild rewrites run.json, then the rendered files, from a copy of the run so far as readers see
+// it, its measured variants; j.mu held.
 func (j *Journal) rebuild() error {
-	r := j.view()
+	r := clone(&j.run)
+	r.Variants = results.Measured(r.Variants)
 	if j.opts.Annotate != nil {
-		j.opts.Annotate(r)
+		j.opts.Annotate(&r)
 	}
 	var runJSON bytes.Buffer
-	if err := results.WriteJSON(&runJSON, r); err != nil {
+	if err := results.WriteJSON(&runJSON, &r); err != nil {
 		return err
 	}
 	var files map[string][]byte
 	var renderErr error
 	if j.opts.Render != nil {
-		if files, renderErr = j.opts.Render(r); renderErr != nil {
+		if files, renderErr = j.opts.Render(&r); renderErr != nil {
 			renderErr = fmt.Errorf("render: %w", renderErr)
 		}
 	}

@@ -25,7 +25,9 @@ func (j *Journal) rep(variant int, rep results.Rep) error {
 func (j *Journal) Run() *results.Run {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.view()
+	r := clone(&j.run)
+	r.Variants = results.Measured(r.Variants)
+	return &r
 }
 
 // header returns r with its repetitions and speed runs removed: what the
