@@ -39,14 +39,11 @@ type Change struct {
 	Metrics     *Metrics   `json:"metrics,omitempty"`
 }
 
-// perVariant are the kinds of Change that name a variant; the first three a window.
-var perVariant = map[string]bool{ChangeRep: true, ChangeExcluded: true, ChangePartial: true, ChangeInfo: true,
-	ChangeSpeed: true, ChangeNotMeasured: true}
-
 // Apply makes change c to r: the one way the record changes, live and in a journal's replay.
 func (r *Run) Apply(c Change) error {
 	var v *Variant
-	if perVariant[c.Type] {
+	switch c.Type { // those that name a variant; the first three a window
+	case ChangeRep, ChangeExcluded, ChangePartial, ChangeInfo, ChangeSpeed, ChangeNotMeasured:
 		if c.Variant < 0 || c.Variant >= len(r.Variants) {
 			return fmt.Errorf("journal: %s record for variant %d, the run has %d", c.Type, c.Variant, len(r.Variants))
 		}
