@@ -28,7 +28,7 @@ func TestOpenLoopLimit(t *testing.T) {
 		{1000, 11, &results.CPUUsage{Busy: 0.5}, &results.CPUUsage{Busy: 0.3}, results.SlotsExhausted},
 	} {
 		g := results.Group{Counts: results.Counts{Scheduled: tc.scheduled, Missed: tc.missed}, CPU: tc.cpu, Process: tc.own}
-		if got := OpenLoopLimit(&g); got != tc.want {
+		if got, _ := openLoopLimit(&g, RepGroupCPUs(&results.Rep{Groups: []results.Group{g}})); got != tc.want {
 			t.Errorf("scheduled %d, missed %d, cpu %+v, own %+v: OpenLoopLimit = %q, want %q", tc.scheduled, tc.missed, tc.cpu, tc.own, got, tc.want)
 		}
 	}

@@ -86,9 +86,7 @@ type SweepSummary struct {
 	Caution   string   // set when a value had fewer than three repetitions
 }
 
-// SummarizeRun computes the RunSummary of r; without the baseline it compares nothing.
-func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeReps(r)) }
-
+// summarizeRun computes the RunSummary of r; without the baseline it compares nothing.
 func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),

@@ -50,7 +50,7 @@ func TestAnnotate(t *testing.T) {
 }
 
 func TestSummarizeRunSweeps(t *testing.T) {
-	s := SummarizeRun(fixture.SweepRun())
+	s := Analyze(fixture.SweepRun()).Summary
 	if len(s.Sweeps) != 1 {
 		t.Fatalf("%d sweeps, want 1", len(s.Sweeps))
 	}
@@ -121,7 +121,7 @@ func TestSweepOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := &results.Run{Name: "r", Variants: tt.variants}
-		s := SummarizeRun(r)
+		s := Analyze(r).Summary
 		if len(s.Sweeps) != 1 {
 			t.Fatalf("%s: %d sweeps, want 1", tt.name, len(s.Sweeps))
 		}
@@ -145,7 +145,7 @@ func TestSweepOrder(t *testing.T) {
 	}
 	// A series of one variant is no sweep.
 	r := &results.Run{Name: "r", Variants: []results.Variant{{Name: "base"}, v("a", map[string]string{"x": "1"}, 10)}}
-	if s := SummarizeRun(r); len(s.Sweeps) != 0 || s.Variants[1].Best {
+	if s := Analyze(r).Summary; len(s.Sweeps) != 0 || s.Variants[1].Best {
 		t.Errorf("a one-variant series gave sweeps %+v", s.Sweeps)
 	}
 }
@@ -181,7 +181,7 @@ func TestSweepPlateauUntested(t *testing.T) {
 // percentiles are those of one histogram that recorded all the values.
 func TestSummarizeRunMergesExactly(t *testing.T) {
 	r := fixture.CompareRun()
-	s := SummarizeRun(r)
+	s := Analyze(r).Summary
 	v, vs := &r.Variants[1], &s.Variants[1]
 	for _, m := range []struct {
 		name string

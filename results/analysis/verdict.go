@@ -75,13 +75,8 @@ func PartialLine(variant string, p *results.Rep) notes.Note {
 	return n
 }
 
-// OpenLoopLimit says why an open-loop group, judged alone, missed more than MaxMissedShare of starts.
-func OpenLoopLimit(g *results.Group) string {
-	why, _ := openLoopLimit(g, RepGroupCPUs(&results.Rep{Groups: []results.Group{*g}}))
-	return why
-}
-
-// openLoopLimit is OpenLoopLimit with the groups' CPU use, and g's (nil: unknown).
+// openLoopLimit says why open-loop group g missed more than MaxMissedShare of starts, given the groups' CPU
+// use; and g's (nil: unknown).
 func openLoopLimit(g *results.Group, all []GroupCPU) (string, *GroupCPU) {
 	var gc *GroupCPU
 	if k := slices.IndexFunc(all, func(c GroupCPU) bool { return c.Index == g.Index }); k >= 0 {

@@ -17,7 +17,7 @@ const module = "github.com/kaeload/kaeload"
 // A renderer that calls one (as a function, or as a method of the Run)
 // computes what the Report already holds.
 var analysisFuncs = map[string]bool{
-	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true,
+	"Analyze": true, "AnalyzeRuns": true, "summarizeRun": true, "SummarizeSearch": true,
 	"newSpeedTable": true, "Hints": true, "Capacities": true, "CapacityLine": true,
 	"NotMeasuredLines": true, "Failed": true, "summarizeVariant": true,
 	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
