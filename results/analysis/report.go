@@ -41,7 +41,7 @@ type Report struct {
 	Profile           *ProfileTable         // nil without server.profile
 	Diagnoses         []diagnosis.Diagnosis // every repetition's
 	HostOnly          []diagnosis.HostOnly  // kernel counter changes the repetitions' connections do not show
-	Metrics           notes.Note            // where live metrics were served; zero without
+	Metrics           notes.Note            // where live metrics were served and whether Prometheus read the final values
 }
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
@@ -126,13 +126,11 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
-	reps, inside := analyzeReps(r), diagnosis.Run(r)
-	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r),
-		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Failed: Failed(r), NotMeasured: NotMeasuredLines(r),
-		Hints: Hints(r), Metrics: MetricsLine(r)}
-	if rep.Search != nil {
-		rep.Search.Predicted = StartPrediction(r)
-	}
+	reps, inside, search := analyzeReps(r), diagnosis.Run(r), SummarizeSearch(r)
+	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps, search), Search: search,
+		NotMeasured: NotMeasuredLines(r), Hints: Hints(r),
+		Metrics: noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)}
+	rep.Capacities, rep.CapacityLine = capacities(r)
 	rep.Thresholds = checkThresholds(r, inside, rep.Summary.Variants)
 	for _, c := range rep.Thresholds {
 		if !c.Passed {
@@ -143,6 +141,9 @@ func Analyze(r *results.Run) *Report {
 		for j, d := range inside[i] {
 			reps[i][j].Timeline = d
 			rep.Diagnoses, rep.HostOnly = append(rep.Diagnoses, d.Diagnoses...), append(rep.HostOnly, d.HostOnly...)
+		}
+		if rep.Summary.Variants[i].FailedReps > 0 {
+			rep.Failed = append(rep.Failed, v.Name)
 		}
 		for j := range v.Partial {
 			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
@@ -166,15 +167,10 @@ func Analyze(r *results.Run) *Report {
 	return rep
 }
 
-// MetricsLine says where live metrics were served and whether Prometheus read the final values.
-func MetricsLine(r *results.Run) notes.Note {
-	return noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)
-}
-
 // Annotate appends the analysis's warnings, missed starts included, to r.Warnings once (before run.json).
 func Annotate(r *results.Run) {
 	reps := analyzeReps(r)
-	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps), true) {
+	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps, nil), true) {
 		r.Warnings = r.Warnings.AppendNew(n.Warning())
 	}
 }

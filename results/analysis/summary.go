@@ -86,8 +86,9 @@ type SweepSummary struct {
 	Caution   string   // set when a value had fewer than three repetitions
 }
 
-// summarizeRun computes the RunSummary of r; without the baseline it compares nothing.
-func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
+// summarizeRun computes the RunSummary of r, its search's sweep judged as search found (nil: as any); without
+// the baseline it compares nothing.
+func summarizeRun(r *results.Run, reps [][]RepReport, search *SearchSummary) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
 		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive: default
@@ -105,7 +106,7 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 		s.Family += b2i(i != base && base >= 0 && comps[i].Tested())
 	}
 	s.Sweeps = sweeps(r, base, comps)
-	searchSweep(r, s)
+	searchSweep(r, s, search)
 	for _, sw := range s.Sweeps {
 		if sw.Best >= 0 {
 			s.Variants[sw.Best].Best = true

@@ -18,8 +18,8 @@ const module = "github.com/kaeload/kaeload"
 // computes what the Report already holds.
 var analysisFuncs = map[string]bool{
 	"Analyze": true, "AnalyzeRuns": true, "summarizeRun": true, "SummarizeSearch": true,
-	"newSpeedTable": true, "Hints": true, "Capacities": true, "CapacityLine": true,
-	"NotMeasuredLines": true, "Failed": true, "summarizeVariant": true,
+	"newSpeedTable": true, "Hints": true, "capacities": true,
+	"NotMeasuredLines": true, "summarizeVariant": true,
 	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
 	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
 	"AnalyzeRep": true, "RepGroupCPUs": true, "RepServerCPUUse": true, "RepClientCPU": true,
