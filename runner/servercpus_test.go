@@ -112,7 +112,7 @@ func TestServerCPUsNginx(t *testing.T) {
 			// Paced, the server and kaeload leave their CPUs mostly
 			// idle: only others can keep them busy, and the record
 			// then says so.
-			if u.Others < results.ServerOtherLoadShare && len(ra.OtherLoadGroups) == 0 {
+			if u.Others < results.ServerOtherLoadShare && ra.OtherLoad.IsZero() {
 				if !sat.NotSaturated {
 					t.Errorf("quiet: one paced connection, CPUs 0 and 1 free of others, the server %.0f %% busy, CPU 0 %.0f %%, the client's %.0f %%: not NOT SATURATED (%+v)", rep.ServerCPU.Busy*100, u.Busy*100, ra.ClientCPU.BusyMax*100, sat)
 				}

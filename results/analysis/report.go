@@ -46,9 +46,8 @@ type Report struct {
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
 type RepReport struct {
-	Failed                             notes.Note
-	ClientBound, OtherLoad             notes.Note // the groups of ClientBoundGroups, OtherLoadGroups
-	ClientBoundGroups, OtherLoadGroups []int
+	Failed                 notes.Note
+	ClientBound, OtherLoad notes.Note // its client-bound groups, its groups with other load ("groups")
 	// Missed: why an open loop missed starts; Backoff: how often slots backed off; OpenLoop: the total's
 	// starts due and missed.
 	Missed, Backoff, OpenLoop notes.Note
@@ -84,12 +83,10 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 	var bound, other []notes.Note
 	for _, gc := range gcs {
 		if gc.ClientBound {
-			ra.ClientBoundGroups = append(ra.ClientBoundGroups, gc.Index)
 			bound = append(bound, notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
 				"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts))
 		}
 		if gc.OtherLoad {
-			ra.OtherLoadGroups = append(ra.OtherLoadGroups, gc.Index)
 			other = append(other, notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs,
 				"others", gc.Others, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts, "wait", gc.Wait,
 				"waited", gc.Waited, "top", gc.Top))

@@ -155,8 +155,8 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 		t := &rep.Total
 		s.Counts.Add(&t.Counts)
 		s.Latency.Merge(&t.Latency)
-		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
-		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
+		s.ClientBoundReps += b2i(!ra.ClientBound.IsZero())
+		s.OtherLoadReps += b2i(!ra.OtherLoad.IsZero())
 		s.MisalignedReps += b2i(Misaligned(rep))
 		s.FailedReps += b2i(rep.Failed != nil)
 		if u := ra.ServerCPUs; u != nil {
