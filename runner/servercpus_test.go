@@ -125,7 +125,7 @@ func TestServerCPUsNginx(t *testing.T) {
 			}
 			for _, c := range m.Thresholds {
 				if c.Variant == "quiet" && c.Passed == sat.NotSaturated {
-					t.Errorf("quiet: %s passed %v, with NOT SATURATED %v", c.Threshold.Expr, c.Passed, sat.NotSaturated)
+					t.Errorf("quiet: %s, with NOT SATURATED %v", c.Line(), sat.NotSaturated)
 				}
 			}
 		}

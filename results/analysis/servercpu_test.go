@@ -69,7 +69,7 @@ func TestServerCPUsVerdicts(t *testing.T) {
 			}
 			for _, c := range m.Thresholds {
 				if c.Variant == tc.variant && (c.Passed != tc.passes || !c.Measured) {
-					t.Errorf("%s: passed %v (measured %v), want %v", crossedLine(&c), c.Passed, c.Measured, tc.passes)
+					t.Errorf("%s: passed %v (measured %v), want %v", c.Line(), c.Passed, c.Measured, tc.passes)
 				}
 			}
 		})

@@ -163,6 +163,11 @@ func (c *ThresholdCheck) Shown() notes.Note {
 		"measured", c.Measured)
 }
 
+// Line is c's verdict: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
+func (c *ThresholdCheck) Line() notes.Note {
+	return notes.New(notes.ThresholdChecked, "passed", c.Passed, "check", crossedLine(c))
+}
+
 // checkThresholds checks every threshold against every variant (a MetricVs against its pair).
 func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []VariantSummary) []ThresholdCheck {
 	var out []ThresholdCheck
