@@ -46,7 +46,7 @@ func TestOpenLoopLimit(t *testing.T) {
 	if got := AnalyzeRep(&rep).Missed.String(); got != want {
 		t.Errorf("missedLine =\n%q\nwant\n%q", got, want)
 	}
-	if got := OpenLoopLine(&rep.Total).String(); !strings.HasPrefix(got, "1,000.0/s asked, 750.0/s achieved; 500 of 2,000 starts missed") {
+	if got := AnalyzeRep(&rep).OpenLoop.String(); !strings.HasPrefix(got, "1,000.0/s asked, 750.0/s achieved; 500 of 2,000 starts missed") {
 		t.Errorf("openLoopLine = %q", got)
 	}
 	r := &results.Run{Variants: []results.Variant{{Name: "v", Reps: []results.Rep{rep}}}}

@@ -74,9 +74,17 @@ func (ra RepReport) flags() []notes.Note {
 
 // AnalyzeRep is the analysis of rep, its CPU use computed once.
 func AnalyzeRep(rep *results.Rep) RepReport {
-	gcs, u := RepGroupCPUs(rep), rep.Total.Outside.Unanswered
+	t, gcs := &rep.Total, RepGroupCPUs(rep)
+	asked, u := 0.0, t.Outside.Unanswered // an open loop's rate asked
+	if l := t.Window.Length().Seconds(); l > 0 {
+		asked = float64(t.Scheduled) / l
+	}
 	ra := RepReport{
-		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
+		Failed: noteIf(rep.Failed != nil, notes.RepFailed, "why", notes.Failure(rep.Failed)), Missed: missedLine(rep, gcs),
+		Backoff: noteIf(t.Backoffs > 0, notes.BackedOff, "backoffs", t.Backoffs,
+			"fails", t.Errors[results.ErrConnect].Count+t.Errors[results.ErrPorts].Count),
+		OpenLoop: noteIf(t.Scheduled > 0, notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed,
+			"scheduled", t.Scheduled, "share", t.MissedShare()),
 		Unanswered: noteIf(u.Total() > 0, notes.UnansweredAtEnd, "stages", u), ClientCPU: RepClientCPU(rep),
 		Events: KernelEvents(rep.Timeline),
 	}

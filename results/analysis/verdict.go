@@ -41,18 +41,6 @@ func NotMeasuredLines(r *results.Run) notes.List {
 	return lines
 }
 
-// FailedLine is a failed repetition's loud line; zero for a good one.
-func FailedLine(rep *results.Rep) notes.Note {
-	return noteIf(rep.Failed != nil, notes.RepFailed, "why", notes.Failure(rep.Failed))
-}
-
-// BackoffLine says that slots backed off after failed connects.
-func BackoffLine(rep *results.Rep) notes.Note {
-	t := &rep.Total
-	fails := t.Errors[results.ErrConnect].Count + t.Errors[results.ErrPorts].Count
-	return noteIf(t.Backoffs > 0, notes.BackedOff, "backoffs", t.Backoffs, "fails", fails)
-}
-
 // PartialLine says what window p measured until an interrupt or a lost worker cut it short.
 func PartialLine(variant string, p *results.Rep) notes.Note {
 	t := &p.Total
@@ -97,16 +85,6 @@ func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 		parts = append(parts, n)
 	}
 	return noteIf(len(parts) > 0, notes.MissedStarts, "groups", parts)
-}
-
-// OpenLoopLine is an open-loop total's rate asked, achieved and starts missed; zero in a closed loop.
-func OpenLoopLine(t *results.Group) notes.Note {
-	asked := 0.0
-	if l := t.Window.Length().Seconds(); l > 0 {
-		asked = float64(t.Scheduled) / l
-	}
-	return noteIf(t.Scheduled > 0, notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed,
-		"scheduled", t.Scheduled, "share", t.MissedShare())
 }
 
 // capacities are every variant's capacity search, and its knees: "capacity under …: baseline 41,000/s, kae

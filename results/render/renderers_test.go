@@ -23,8 +23,7 @@ var analysisFuncs = map[string]bool{
 	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
 	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
 	"AnalyzeRep": true, "RepGroupCPUs": true, "RepServerCPUUse": true, "RepClientCPU": true,
-	"saturation": true, "FailedLine": true, "FlaggedLine": true, "BackoffLine": true,
-	"OpenLoopLine": true, "GroupSpread": true,
+	"saturation": true, "FlaggedLine": true, "missedLine": true, "GroupSpread": true,
 	// The server profile (Report.Profile).
 	"SummarizeProfile": true, "profileVariant": true,
 }
