@@ -28,9 +28,9 @@ type Report struct {
 	Capacities        []results.Capacity // zero, as CapacityLine, unless a capacity search
 	CapacityLine      notes.Note
 	Thresholds        []ThresholdCheck
-	Crossed           notes.List // one line per crossed threshold
-	Failed            []string   // the variants with failed repetitions
-	NotMeasured       notes.List
+	Crossed           notes.List            // one line per crossed threshold
+	Failed            []string              // the variants with failed repetitions
+	NotMeasured       notes.List            // one note per variant the run could not measure
 	Partial, Excluded notes.List            // cut short; set aside by exclude_flagged: in no statistic
 	Warnings          []string              // the run's own, then the analysis's
 	Hints             notes.List            // ending with the soft ratio's prediction
@@ -133,9 +133,16 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 func Analyze(r *results.Run) *Report {
 	reps, inside, search := analyzeReps(r), diagnosis.Run(r), SummarizeSearch(r)
 	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps, search), Search: search,
-		NotMeasured: NotMeasuredLines(r), Hints: Hints(r),
-		Metrics: noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)}
+		Hints: Hints(r), Metrics: noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)}
 	rep.Capacities, rep.CapacityLine = capacities(r)
+	for _, nm := range r.NotMeasured { // "variant b after 2 repetitions: …"
+		n := 0
+		if v := findVariant(r, nm.Variant); v != nil {
+			n = len(v.Reps)
+		}
+		rep.NotMeasured = append(rep.NotMeasured, notes.New(notes.NotMeasured, "variant", nm.Variant, "reps", n,
+			"reason", nm.Reason))
+	}
 	rep.Thresholds = checkThresholds(r, inside, rep.Summary.Variants)
 	for _, c := range rep.Thresholds {
 		if !c.Passed {

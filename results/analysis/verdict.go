@@ -28,19 +28,6 @@ func CheckRep(t *results.Group, maxErrors float64) *results.Failure {
 	return nil
 }
 
-// NotMeasuredLines is one note per variant the run could not measure: "variant b after 2 repetitions: …".
-func NotMeasuredLines(r *results.Run) notes.List {
-	var lines notes.List
-	for _, nm := range r.NotMeasured {
-		n := 0
-		if v := findVariant(r, nm.Variant); v != nil {
-			n = len(v.Reps)
-		}
-		lines = append(lines, notes.New(notes.NotMeasured, "variant", nm.Variant, "reps", n, "reason", nm.Reason))
-	}
-	return lines
-}
-
 // PartialLine says what window p measured until an interrupt or a lost worker cut it short.
 func PartialLine(variant string, p *results.Rep) notes.Note {
 	t := &p.Total

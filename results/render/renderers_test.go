@@ -18,12 +18,13 @@ const module = "github.com/kaeload/kaeload"
 // computes what the Report already holds.
 var analysisFuncs = map[string]bool{
 	"Analyze": true, "AnalyzeRuns": true, "summarizeRun": true, "SummarizeSearch": true,
-	"newSpeedTable": true, "Hints": true, "capacities": true,
-	"NotMeasuredLines": true, "summarizeVariant": true,
-	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
+	"newSpeedTable": true, "Hints": true, "capacities": true, "summarizeVariant": true,
+	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true, "StartPrediction": true,
+	"PartialLine": true,
 	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
 	"AnalyzeRep": true, "RepGroupCPUs": true, "RepServerCPUUse": true, "RepClientCPU": true,
 	"saturation": true, "FlaggedLine": true, "missedLine": true, "GroupSpread": true,
+	"KernelEvents": true,
 	// The server profile (Report.Profile).
 	"SummarizeProfile": true, "profileVariant": true,
 }
