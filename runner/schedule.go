@@ -330,7 +330,7 @@ func (c *controller) excludeFlagged(variant int, label string, r int, rep *resul
 	if len(rv.Excluded) >= c.plan.ExcludeFlagged || rep.Failed != nil {
 		return false
 	}
-	why := analysis.FlaggedLine(rep)
+	why := analysis.AnalyzeRep(rep).Flagged()
 	if why.IsZero() {
 		return false
 	}

@@ -175,8 +175,8 @@ func TestExcludeFlagged(t *testing.T) {
 		if len(v.Reps) != 1 || v.Reps[0].Excluded != "" {
 			t.Fatalf("exclude_flagged %d: %d repetitions (want 1, in the statistics)\n%s", allow, len(v.Reps), log)
 		}
-		if !strings.Contains(analysis.FlaggedLine(&v.Reps[0]).String(), "SHARED CPUS: client and server share CPU 0") {
-			t.Errorf("exclude_flagged %d: the window is not flagged SHARED CPUS: %q", allow, analysis.FlaggedLine(&v.Reps[0]))
+		if !strings.Contains(analysis.AnalyzeRep(&v.Reps[0]).Flagged().String(), "SHARED CPUS: client and server share CPU 0") {
+			t.Errorf("exclude_flagged %d: the window is not flagged SHARED CPUS: %q", allow, analysis.AnalyzeRep(&v.Reps[0]).Flagged())
 		}
 		if got := len(v.Excluded); got != allow {
 			t.Fatalf("exclude_flagged %d: %d windows set aside, want %d\n%s", allow, got, allow, log)

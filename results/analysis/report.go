@@ -64,12 +64,12 @@ type RepReport struct {
 	MostOthers *GroupCPU
 }
 
-// Flagged reports whether ra measured more than the server: client-bound, other load either side, shared CPUs.
-func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
-
-func (ra RepReport) flags() []notes.Note {
+// Flagged says why ra measured more than the server (client-bound, other load either side, shared CPUs), for
+// exclude_flagged; zero when it did not.
+func (ra RepReport) Flagged() notes.Note {
 	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
-	return slices.DeleteFunc(flags, notes.Note.IsZero)
+	flags = slices.DeleteFunc(flags, notes.Note.IsZero)
+	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
 }
 
 // AnalyzeRep is the analysis of rep, its CPU use computed once.
@@ -121,12 +121,6 @@ func analyzeReps(r *results.Run) [][]RepReport {
 		}
 	}
 	return out
-}
-
-// FlaggedLine says why rep measured something besides the server, for exclude_flagged.
-func FlaggedLine(rep *results.Rep) notes.Note {
-	flags := AnalyzeRep(rep).flags()
-	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
 }
 
 // Analyze computes the Report of r once: what every renderer reads.

@@ -293,7 +293,7 @@ func softRatio(r *results.Run, reps [][]RepReport) *softratio.Prediction {
 			in.Windows = append(in.Windows, softratio.Window{Ratio: pct / 100, Rate: rep.Total.Rate(),
 				CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests), Busy: u.Server,
 				CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
-				OtherBound: ra.Flagged()})
+				OtherBound: !ra.Flagged().IsZero()})
 			ratios[pct/100] = true
 		}
 	}

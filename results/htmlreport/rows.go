@@ -211,7 +211,7 @@ func repClass(ra *analysis.RepReport) string {
 	switch {
 	case !ra.Failed.IsZero() || !ra.ClientBound.IsZero():
 		return "hot"
-	case ra.Flagged():
+	case !ra.Flagged().IsZero():
 		return "flagged"
 	}
 	return ""

@@ -23,7 +23,7 @@ var analysisFuncs = map[string]bool{
 	"PartialLine": true,
 	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
 	"AnalyzeRep": true, "RepGroupCPUs": true, "RepServerCPUUse": true, "RepClientCPU": true,
-	"saturation": true, "FlaggedLine": true, "missedLine": true, "GroupSpread": true,
+	"saturation": true, "missedLine": true, "GroupSpread": true,
 	"KernelEvents": true,
 	// The server profile (Report.Profile).
 	"SummarizeProfile": true, "profileVariant": true,
