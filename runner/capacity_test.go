@@ -81,7 +81,7 @@ func TestCapacityNginx(t *testing.T) {
 		return run
 	}
 	check := func(t *testing.T, name string, run *results.Run) results.Capacity {
-		caps := analysis.Capacities(run)
+		caps := analysis.Analyze(run).Capacities
 		if len(caps) != 1 {
 			t.Fatalf("%s: %d capacity searches, want 1", name, len(caps))
 		}
@@ -124,7 +124,7 @@ func TestCapacityNginx(t *testing.T) {
 	both := *rsaRun
 	rsaRun.Variants[0].Name, ecdsaRun.Variants[0].Name = "rsa4096", "ecdsa"
 	both.Variants = []results.Variant{rsaRun.Variants[0], ecdsaRun.Variants[0]}
-	line := analysis.CapacityLine(&both).String()
+	line := analysis.Analyze(&both).CapacityLine.String()
 	t.Log(line)
 	if !strings.HasPrefix(line, "capacity under ") || !strings.Contains(line, "rsa4096 ") || !strings.Contains(line, "ecdsa ") || !strings.Contains(line, "(+") {
 		t.Errorf("CapacityLine = %q, want both variants and ECDSA's gain", line)

@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,7 +90,7 @@ func TestOpenLoopNginx(t *testing.T) {
 		if got := g.Rate(); math.Abs(got-asked) > max(0.01*asked, edge/w) {
 			t.Errorf("achieved %.1f/s, asked %.0f/s: want within 1 %% (or %.0f requests in flight at the edges)", got, asked, edge)
 		}
-		if why := analysis.OpenLoopLimit(&g); why != "" {
+		if why := analysis.AnalyzeRep(&rep).Missed; !why.IsZero() {
 			t.Errorf("flagged %s, want not", why)
 		}
 	})
@@ -108,8 +110,10 @@ func TestOpenLoopNginx(t *testing.T) {
 		}
 		// Two slots run out; on a machine whose CPU 1 is full (of kaeload
 		// or of other processes) the CPU is named first.
-		if why := analysis.OpenLoopLimit(&rep.Groups[0]); why != results.SlotsExhausted && why != results.ClientBound && why != results.CPUsTaken {
-			t.Errorf("OpenLoopLimit = %q, want %s, %s or %s", why, results.SlotsExhausted, results.ClientBound, results.CPUsTaken)
+		limits := []string{results.SlotsExhausted, results.ClientBound, results.CPUsTaken}
+		why := analysis.AnalyzeRep(&rep).Missed.String()
+		if !slices.ContainsFunc(limits, func(l string) bool { return strings.Contains(why, " "+l+" (missed") }) {
+			t.Errorf("missed starts %q, want a group %s, %s or %s", why, limits[0], limits[1], limits[2])
 		}
 		// Latency from the intended start: the missed starts, most of
 		// them, are there at the timeout.

@@ -233,7 +233,7 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 			if rep.Failed != nil {
-				fmt.Fprintf(c.opts.Log, "%s %s (the run goes on)\n", label, analysis.FailedLine(rep))
+				fmt.Fprintf(c.opts.Log, "%s %s (the run goes on)\n", label, analysis.AnalyzeRep(rep).Failed)
 			}
 		}
 		if err != nil {
@@ -322,7 +322,7 @@ func (c *controller) excludeFlagged(variant int, label string, r int, rep *resul
 	if len(rv.Excluded) >= c.plan.ExcludeFlagged || rep.Failed != nil {
 		return false
 	}
-	why := analysis.FlaggedLine(rep)
+	why := analysis.AnalyzeRep(rep).Flagged()
 	if why.IsZero() {
 		return false
 	}

@@ -112,7 +112,7 @@ func TestServerCPUsNginx(t *testing.T) {
 			// Paced, the server and kaeload leave their CPUs mostly
 			// idle: only others can keep them busy, and the record
 			// then says so.
-			if u.Others < results.ServerOtherLoadShare && len(ra.OtherLoadGroups) == 0 {
+			if u.Others < results.ServerOtherLoadShare && ra.OtherLoad.IsZero() {
 				if !sat.NotSaturated {
 					t.Errorf("quiet: one paced connection, CPUs 0 and 1 free of others, the server %.0f %% busy, CPU 0 %.0f %%, the client's %.0f %%: not NOT SATURATED (%+v)", rep.ServerCPU.Busy*100, u.Busy*100, ra.ClientCPU.BusyMax*100, sat)
 				}
@@ -175,8 +175,8 @@ func TestExcludeFlagged(t *testing.T) {
 		if len(v.Reps) != 1 || v.Reps[0].Excluded != "" {
 			t.Fatalf("exclude_flagged %d: %d repetitions (want 1, in the statistics)\n%s", allow, len(v.Reps), log)
 		}
-		if !strings.Contains(analysis.FlaggedLine(&v.Reps[0]).String(), "SHARED CPUS: client and server share CPU 0") {
-			t.Errorf("exclude_flagged %d: the window is not flagged SHARED CPUS: %q", allow, analysis.FlaggedLine(&v.Reps[0]))
+		if !strings.Contains(analysis.AnalyzeRep(&v.Reps[0]).Flagged().String(), "SHARED CPUS: client and server share CPU 0") {
+			t.Errorf("exclude_flagged %d: the window is not flagged SHARED CPUS: %q", allow, analysis.AnalyzeRep(&v.Reps[0]).Flagged())
 		}
 		if got := len(v.Excluded); got != allow {
 			t.Fatalf("exclude_flagged %d: %d windows set aside, want %d\n%s", allow, got, allow, log)

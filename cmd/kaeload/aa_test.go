@@ -83,7 +83,7 @@ variants:
 		if got := strings.Count(log, ": starting the server"); got != 9 {
 			t.Errorf("%d server starts, want 9 (one per window)", got)
 		}
-		s := analysis.SummarizeRun(r)
+		s := analysis.Analyze(r).Summary
 		var text strings.Builder
 		if err := render.WriteText(&text, analysis.Analyze(r)); err != nil {
 			t.Fatal(err)

@@ -123,7 +123,7 @@ load:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := analysis.Failed(r); len(got) != 1 {
+	if got := analysis.Analyze(r).Failed; len(got) != 1 {
 		t.Errorf("stored run: failed variants %v, want [default]", got)
 	}
 }

@@ -22,7 +22,7 @@ func TestHandshakeCaveat(t *testing.T) {
 			tot.Negotiated = map[string]uint64{keys[min(i, 1)]: tot.Handshakes + 1}
 		}
 	}
-	s := SummarizeRun(r)
+	s := Analyze(r).Summary
 	for i, v := range s.Variants {
 		got := v.VerdictCaveat.String()
 		differs := strings.Contains(got, "negotiated another cipher than the baseline: "+keys[1]+" against "+keys[0])
@@ -37,7 +37,7 @@ func TestHandshakeCaveat(t *testing.T) {
 // cautioned whatever its own flags; variants within the MDE of the
 // baseline's share (0 %, 1 % against MDEs of 3-6 %) are not.
 func TestOtherLoadApart(t *testing.T) {
-	s := SummarizeRun(fixture.ServerCPUsRun())
+	s := Analyze(fixture.ServerCPUsRun()).Summary
 	for _, v := range s.Variants {
 		got := v.VerdictCaveat.String()
 		apart := strings.Contains(got, "% in the baseline's windows, further apart than the")

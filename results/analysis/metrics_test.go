@@ -26,7 +26,7 @@ func TestMetricsLine(t *testing.T) {
 			Windows: []results.MetricsFinal{{Variant: "a", Rep: 1, Final: at}}, End: results.MetricsFinal{Final: at}},
 			[]string{"0 Prometheus scrapes", "NOT scraped", "linger (1s)", "1 of 1 windows' final values were not scraped (a rep 2)"}},
 	} {
-		got := MetricsLine(&results.Run{Metrics: tc.m}).String()
+		got := Analyze(&results.Run{Metrics: tc.m}).Metrics.String()
 		if tc.want == nil && got != "" {
 			t.Errorf("%s: got %q, want none", tc.name, got)
 		}

@@ -28,7 +28,7 @@ func TestOpenLoopLimit(t *testing.T) {
 		{1000, 11, &results.CPUUsage{Busy: 0.5}, &results.CPUUsage{Busy: 0.3}, results.SlotsExhausted},
 	} {
 		g := results.Group{Counts: results.Counts{Scheduled: tc.scheduled, Missed: tc.missed}, CPU: tc.cpu, Process: tc.own}
-		if got := OpenLoopLimit(&g); got != tc.want {
+		if got, _ := openLoopLimit(&g, RepGroupCPUs(&results.Rep{Groups: []results.Group{g}})); got != tc.want {
 			t.Errorf("scheduled %d, missed %d, cpu %+v, own %+v: OpenLoopLimit = %q, want %q", tc.scheduled, tc.missed, tc.cpu, tc.own, got, tc.want)
 		}
 	}
@@ -46,7 +46,7 @@ func TestOpenLoopLimit(t *testing.T) {
 	if got := AnalyzeRep(&rep).Missed.String(); got != want {
 		t.Errorf("missedLine =\n%q\nwant\n%q", got, want)
 	}
-	if got := OpenLoopLine(&rep.Total).String(); !strings.HasPrefix(got, "1,000.0/s asked, 750.0/s achieved; 500 of 2,000 starts missed") {
+	if got := AnalyzeRep(&rep).OpenLoop.String(); !strings.HasPrefix(got, "1,000.0/s asked, 750.0/s achieved; 500 of 2,000 starts missed") {
 		t.Errorf("openLoopLine = %q", got)
 	}
 	r := &results.Run{Variants: []results.Variant{{Name: "v", Reps: []results.Rep{rep}}}}

@@ -76,10 +76,10 @@ func TestGroupCPUs(t *testing.T) {
 			if got := gcs[0].Others; math.Abs(got-tc.wantOthersOf) > 1e-9 {
 				t.Errorf("group 0: others %.4f, want %.4f", got, tc.wantOthersOf)
 			}
-			if got := AnalyzeRep(&rep).ClientBoundGroups; !slices.Equal(got, tc.wantBound) {
+			if got := groupsOf(AnalyzeRep(&rep).ClientBound); !slices.Equal(got, tc.wantBound) {
 				t.Errorf("ClientBound() = %v, want %v", got, tc.wantBound)
 			}
-			if got := AnalyzeRep(&rep).OtherLoadGroups; !slices.Equal(got, tc.wantOther) {
+			if got := groupsOf(AnalyzeRep(&rep).OtherLoad); !slices.Equal(got, tc.wantOther) {
 				t.Errorf("OtherLoad() = %v, want %v", got, tc.wantOther)
 			}
 		})

@@ -16,7 +16,7 @@ import (
 // a variant whose repetitions had no perf says why.
 func TestSummarizeProfile(t *testing.T) {
 	r := fixture.ProfileRun()
-	s := SummarizeRun(r)
+	s := Analyze(r).Summary
 	pt := SummarizeProfile(r, s)
 	if pt == nil || len(pt.Variants) != 3 {
 		t.Fatalf("profile table %+v, want 3 variants", pt)

@@ -28,9 +28,9 @@ type Report struct {
 	Capacities        []results.Capacity // zero, as CapacityLine, unless a capacity search
 	CapacityLine      notes.Note
 	Thresholds        []ThresholdCheck
-	Crossed           notes.List // one line per crossed threshold
-	Failed            []string   // the variants with failed repetitions
-	NotMeasured       notes.List
+	Crossed           notes.List            // one line per crossed threshold
+	Failed            []string              // the variants with failed repetitions
+	NotMeasured       notes.List            // one note per variant the run could not measure
 	Partial, Excluded notes.List            // cut short; set aside by exclude_flagged: in no statistic
 	Warnings          []string              // the run's own, then the analysis's
 	Hints             notes.List            // ending with the soft ratio's prediction
@@ -41,14 +41,13 @@ type Report struct {
 	Profile           *ProfileTable         // nil without server.profile
 	Diagnoses         []diagnosis.Diagnosis // every repetition's
 	HostOnly          []diagnosis.HostOnly  // kernel counter changes the repetitions' connections do not show
-	Metrics           notes.Note            // where live metrics were served; zero without
+	Metrics           notes.Note            // where live metrics were served and whether Prometheus read the final values
 }
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.
 type RepReport struct {
-	Failed                             notes.Note
-	ClientBound, OtherLoad             notes.Note // the groups of ClientBoundGroups, OtherLoadGroups
-	ClientBoundGroups, OtherLoadGroups []int
+	Failed                 notes.Note
+	ClientBound, OtherLoad notes.Note // its client-bound groups, its groups with other load ("groups")
 	// Missed: why an open loop missed starts; Backoff: how often slots backed off; OpenLoop: the total's
 	// starts due and missed.
 	Missed, Backoff, OpenLoop notes.Note
@@ -65,31 +64,37 @@ type RepReport struct {
 	MostOthers *GroupCPU
 }
 
-// Flagged reports whether ra measured more than the server: client-bound, other load either side, shared CPUs.
-func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
-
-func (ra RepReport) flags() []notes.Note {
+// Flagged says why ra measured more than the server (client-bound, other load either side, shared CPUs), for
+// exclude_flagged; zero when it did not.
+func (ra RepReport) Flagged() notes.Note {
 	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
-	return slices.DeleteFunc(flags, notes.Note.IsZero)
+	flags = slices.DeleteFunc(flags, notes.Note.IsZero)
+	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
 }
 
 // AnalyzeRep is the analysis of rep, its CPU use computed once.
 func AnalyzeRep(rep *results.Rep) RepReport {
-	gcs, u := RepGroupCPUs(rep), rep.Total.Outside.Unanswered
+	t, gcs := &rep.Total, RepGroupCPUs(rep)
+	asked, u := 0.0, t.Outside.Unanswered // an open loop's rate asked
+	if l := t.Window.Length().Seconds(); l > 0 {
+		asked = float64(t.Scheduled) / l
+	}
 	ra := RepReport{
-		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
+		Failed: noteIf(rep.Failed != nil, notes.RepFailed, "why", notes.Failure(rep.Failed)), Missed: missedLine(rep, gcs),
+		Backoff: noteIf(t.Backoffs > 0, notes.BackedOff, "backoffs", t.Backoffs,
+			"fails", t.Errors[results.ErrConnect].Count+t.Errors[results.ErrPorts].Count),
+		OpenLoop: noteIf(t.Scheduled > 0, notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed,
+			"scheduled", t.Scheduled, "share", t.MissedShare()),
 		Unanswered: noteIf(u.Total() > 0, notes.UnansweredAtEnd, "stages", u), ClientCPU: RepClientCPU(rep),
 		Events: KernelEvents(rep.Timeline),
 	}
 	var bound, other []notes.Note
 	for _, gc := range gcs {
 		if gc.ClientBound {
-			ra.ClientBoundGroups = append(ra.ClientBoundGroups, gc.Index)
 			bound = append(bound, notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
 				"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts))
 		}
 		if gc.OtherLoad {
-			ra.OtherLoadGroups = append(ra.OtherLoadGroups, gc.Index)
 			other = append(other, notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs,
 				"others", gc.Others, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts, "wait", gc.Wait,
 				"waited", gc.Waited, "top", gc.Top))
@@ -118,20 +123,19 @@ func analyzeReps(r *results.Run) [][]RepReport {
 	return out
 }
 
-// FlaggedLine says why rep measured something besides the server, for exclude_flagged.
-func FlaggedLine(rep *results.Rep) notes.Note {
-	flags := AnalyzeRep(rep).flags()
-	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
-}
-
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
-	reps, inside := analyzeReps(r), diagnosis.Run(r)
-	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r),
-		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Failed: Failed(r), NotMeasured: NotMeasuredLines(r),
-		Hints: Hints(r), Metrics: MetricsLine(r)}
-	if rep.Search != nil {
-		rep.Search.Predicted = StartPrediction(r)
+	reps, inside, search := analyzeReps(r), diagnosis.Run(r), SummarizeSearch(r)
+	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps, search), Search: search,
+		Hints: Hints(r), Metrics: noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)}
+	rep.Capacities, rep.CapacityLine = capacities(r)
+	for _, nm := range r.NotMeasured { // "variant b after 2 repetitions: …"
+		n := 0
+		if v := findVariant(r, nm.Variant); v != nil {
+			n = len(v.Reps)
+		}
+		rep.NotMeasured = append(rep.NotMeasured, notes.New(notes.NotMeasured, "variant", nm.Variant, "reps", n,
+			"reason", nm.Reason))
 	}
 	rep.Thresholds = checkThresholds(r, inside, rep.Summary.Variants)
 	for _, c := range rep.Thresholds {
@@ -143,6 +147,9 @@ func Analyze(r *results.Run) *Report {
 		for j, d := range inside[i] {
 			reps[i][j].Timeline = d
 			rep.Diagnoses, rep.HostOnly = append(rep.Diagnoses, d.Diagnoses...), append(rep.HostOnly, d.HostOnly...)
+		}
+		if rep.Summary.Variants[i].FailedReps > 0 {
+			rep.Failed = append(rep.Failed, v.Name)
 		}
 		for j := range v.Partial {
 			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
@@ -166,15 +173,10 @@ func Analyze(r *results.Run) *Report {
 	return rep
 }
 
-// MetricsLine says where live metrics were served and whether Prometheus read the final values.
-func MetricsLine(r *results.Run) notes.Note {
-	return noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)
-}
-
 // Annotate appends the analysis's warnings, missed starts included, to r.Warnings once (before run.json).
 func Annotate(r *results.Run) {
 	reps := analyzeReps(r)
-	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps), true) {
+	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps, nil), true) {
 		r.Warnings = r.Warnings.AppendNew(n.Warning())
 	}
 }

@@ -184,7 +184,7 @@ func serverCPURun(seconds ...[3]float64) *results.Run {
 func TestServerCPUComparison(t *testing.T) {
 	base := [3]float64{3.9, 4.02, 3.95}
 	half := [3]float64{1.96, 2.0, 1.97}
-	s := SummarizeRun(serverCPURun(base, base, half))
+	s := Analyze(serverCPURun(base, base, half)).Summary
 	same, offload := s.Variants[1], s.Variants[2]
 	if c := same.ServerCPUComparison; c.Significant || c.DeltaPct != 0 || !c.Tested() || c.Family != 2 {
 		t.Errorf("A/A: %+v, want tested, Δ 0, not significant, family 2", c)
@@ -213,12 +213,12 @@ func TestServerCPUComparisonMissing(t *testing.T) {
 	for i := range r.Variants[0].Reps {
 		r.Variants[0].Reps[i].ServerCPU = nil
 	}
-	s := SummarizeRun(r)
+	s := Analyze(r).Summary
 	if c := s.Variants[1].ServerCPUComparison; c.Test != stats.TestNone || c.Significant || s.Variants[0].ServerCPUStats.N != 0 {
 		t.Errorf("baseline without readings: %+v (baseline n %d), want %q", c, s.Variants[0].ServerCPUStats.N, stats.TestNone)
 	}
 	r.Baseline = "nonesuch"
-	s = SummarizeRun(r)
+	s = Analyze(r).Summary
 	if c := s.Variants[1].ServerCPUComparison; c.Test != stats.TestNoBaseline {
 		t.Errorf("no baseline: %+v, want %q", c, stats.TestNoBaseline)
 	}

@@ -39,14 +39,14 @@ func TestGroupSpread(t *testing.T) {
 // fixture as it is) nothing is named.
 func TestMDESpread(t *testing.T) {
 	r := fixture.CompareRun()
-	s := SummarizeRun(r)
+	s := Analyze(r).Summary
 	for _, v := range s.Variants {
 		if !v.MDESpread.IsZero() {
 			t.Errorf("%s: MDE spread %q on alike repetitions", v.Name, v.MDESpread.String())
 		}
 	}
 	r.Variants[0].Reps[1] = fixture.Rep(1, 10, 20000, 20100) // rep 2 of the baseline: a sixth of the others
-	s = SummarizeRun(r)
+	s = Analyze(r).Summary
 	v := &s.Variants[1]
 	if !v.Comparison.HasMDE || !strings.HasPrefix(v.MDESpread.String(), "baseline rep 2 (") {
 		t.Errorf("kae: MDE %v (%.2f %%), spread %q; want baseline rep 2 named", v.Comparison.HasMDE, v.Comparison.MDEPct, v.MDESpread.String())

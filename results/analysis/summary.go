@@ -86,10 +86,9 @@ type SweepSummary struct {
 	Caution   string   // set when a value had fewer than three repetitions
 }
 
-// SummarizeRun computes the RunSummary of r; without the baseline it compares nothing.
-func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeReps(r)) }
-
-func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
+// summarizeRun computes the RunSummary of r, its search's sweep judged as search found (nil: as any); without
+// the baseline it compares nothing.
+func summarizeRun(r *results.Run, reps [][]RepReport, search *SearchSummary) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
 		Equivalence:     cmp.Or(max(r.Equivalence, 0), results.DefaultEquivalence), // unset or not positive: default
@@ -107,7 +106,7 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 		s.Family += b2i(i != base && base >= 0 && comps[i].Tested())
 	}
 	s.Sweeps = sweeps(r, base, comps)
-	searchSweep(r, s)
+	searchSweep(r, s, search)
 	for _, sw := range s.Sweeps {
 		if sw.Best >= 0 {
 			s.Variants[sw.Best].Best = true
@@ -156,8 +155,8 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 		t := &rep.Total
 		s.Counts.Add(&t.Counts)
 		s.Latency.Merge(&t.Latency)
-		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
-		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
+		s.ClientBoundReps += b2i(!ra.ClientBound.IsZero())
+		s.OtherLoadReps += b2i(!ra.OtherLoad.IsZero())
 		s.MisalignedReps += b2i(Misaligned(rep))
 		s.FailedReps += b2i(rep.Failed != nil)
 		if u := ra.ServerCPUs; u != nil {

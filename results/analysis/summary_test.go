@@ -3,10 +3,20 @@ package analysis
 import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/notes"
 	"slices"
 	"strings"
 	"testing"
 )
+
+// groupsOf is the indexes of the groups a ClientBound or OtherLoad note names; nil for a zero note.
+func groupsOf(n notes.Note) []int {
+	var out []int
+	for _, g := range n.N("groups") {
+		out = append(out, g.Args["index"].(int))
+	}
+	return out
+}
 
 func TestClientBound(t *testing.T) {
 	rep := fixture.Rep(0, 6, 1000, 1000, 1000)
@@ -14,14 +24,14 @@ func TestClientBound(t *testing.T) {
 	rep.Groups[1].CPU = &results.CPUUsage{Busy: 0.90}
 	rep.Groups[2].CPU = nil
 	rep.Groups[2].Index = 7
-	if got, want := AnalyzeRep(&rep).ClientBoundGroups, []int{1}; !slices.Equal(got, want) {
+	if got, want := groupsOf(AnalyzeRep(&rep).ClientBound), []int{1}; !slices.Equal(got, want) {
 		t.Errorf("ClientBound() = %v, want %v (0.8999 is below ClientBoundBusy, 0.90 is not)", got, want)
 	}
 	rep.Groups[2].CPU = &results.CPUUsage{Busy: 1}
-	if got, want := AnalyzeRep(&rep).ClientBoundGroups, []int{1, 7}; !slices.Equal(got, want) {
+	if got, want := groupsOf(AnalyzeRep(&rep).ClientBound), []int{1, 7}; !slices.Equal(got, want) {
 		t.Errorf("ClientBound() = %v, want Group.Index values %v", got, want)
 	}
-	if got := AnalyzeRep(&results.Rep{}).ClientBoundGroups; got != nil {
+	if got := groupsOf(AnalyzeRep(&results.Rep{}).ClientBound); got != nil {
 		t.Errorf("ClientBound() of a rep without groups = %v, want nil", got)
 	}
 	if got, want := AnalyzeRep(&rep).ClientBound.String(), "CLIENT-BOUND: group 1 (CPUs 4-7) was 90 % busy, group 7 (CPUs 8-11) was 100 % busy: this figure measures kaeload, not the server"; got != want {
@@ -50,7 +60,7 @@ func TestAnnotate(t *testing.T) {
 }
 
 func TestSummarizeRunSweeps(t *testing.T) {
-	s := SummarizeRun(fixture.SweepRun())
+	s := Analyze(fixture.SweepRun()).Summary
 	if len(s.Sweeps) != 1 {
 		t.Fatalf("%d sweeps, want 1", len(s.Sweeps))
 	}
@@ -121,7 +131,7 @@ func TestSweepOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := &results.Run{Name: "r", Variants: tt.variants}
-		s := SummarizeRun(r)
+		s := Analyze(r).Summary
 		if len(s.Sweeps) != 1 {
 			t.Fatalf("%s: %d sweeps, want 1", tt.name, len(s.Sweeps))
 		}
@@ -145,7 +155,7 @@ func TestSweepOrder(t *testing.T) {
 	}
 	// A series of one variant is no sweep.
 	r := &results.Run{Name: "r", Variants: []results.Variant{{Name: "base"}, v("a", map[string]string{"x": "1"}, 10)}}
-	if s := SummarizeRun(r); len(s.Sweeps) != 0 || s.Variants[1].Best {
+	if s := Analyze(r).Summary; len(s.Sweeps) != 0 || s.Variants[1].Best {
 		t.Errorf("a one-variant series gave sweeps %+v", s.Sweeps)
 	}
 }
@@ -181,7 +191,7 @@ func TestSweepPlateauUntested(t *testing.T) {
 // percentiles are those of one histogram that recorded all the values.
 func TestSummarizeRunMergesExactly(t *testing.T) {
 	r := fixture.CompareRun()
-	s := SummarizeRun(r)
+	s := Analyze(r).Summary
 	v, vs := &r.Variants[1], &s.Variants[1]
 	for _, m := range []struct {
 		name string

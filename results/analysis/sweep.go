@@ -162,7 +162,8 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	if s == nil {
 		return nil
 	}
-	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Windows: len(s.Visits), Grid: len(s.Values)}
+	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Windows: len(s.Visits), Grid: len(s.Values),
+		Predicted: StartPrediction(r)}
 	for n, vis := range s.Visits {
 		p := entry(&sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant },
 			SearchPoint{Value: vis.Value, Variant: vis.Variant, Index: slices.Index(s.Values, vis.Value)})
@@ -249,8 +250,7 @@ func (s *SearchSummary) Lines() notes.List {
 }
 
 // searchSweep shows the search's plateau, and a best only when alone on it with every point tested.
-func searchSweep(r *results.Run, rs *RunSummary) {
-	ss := SummarizeSearch(r)
+func searchSweep(r *results.Run, rs *RunSummary, ss *SearchSummary) {
 	k := slices.IndexFunc(rs.Sweeps, func(w SweepSummary) bool { return ss != nil && w.Series == ss.Search.Series })
 	if k < 0 {
 		return
@@ -293,7 +293,7 @@ func softRatio(r *results.Run, reps [][]RepReport) *softratio.Prediction {
 			in.Windows = append(in.Windows, softratio.Window{Ratio: pct / 100, Rate: rep.Total.Rate(),
 				CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests), Busy: u.Server,
 				CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
-				OtherBound: ra.Flagged()})
+				OtherBound: !ra.Flagged().IsZero()})
 			ratios[pct/100] = true
 		}
 	}

@@ -28,42 +28,6 @@ func CheckRep(t *results.Group, maxErrors float64) *results.Failure {
 	return nil
 }
 
-// Failed names the variants with a failed repetition, in run order.
-func Failed(r *results.Run) []string {
-	var names []string
-	for _, v := range r.Variants {
-		if slices.ContainsFunc(v.Reps, func(rep results.Rep) bool { return rep.Failed != nil }) {
-			names = append(names, v.Name)
-		}
-	}
-	return names
-}
-
-// NotMeasuredLines is one note per variant the run could not measure: "variant b after 2 repetitions: …".
-func NotMeasuredLines(r *results.Run) notes.List {
-	var lines notes.List
-	for _, nm := range r.NotMeasured {
-		n := 0
-		if v := findVariant(r, nm.Variant); v != nil {
-			n = len(v.Reps)
-		}
-		lines = append(lines, notes.New(notes.NotMeasured, "variant", nm.Variant, "reps", n, "reason", nm.Reason))
-	}
-	return lines
-}
-
-// FailedLine is a failed repetition's loud line; zero for a good one.
-func FailedLine(rep *results.Rep) notes.Note {
-	return noteIf(rep.Failed != nil, notes.RepFailed, "why", notes.Failure(rep.Failed))
-}
-
-// BackoffLine says that slots backed off after failed connects.
-func BackoffLine(rep *results.Rep) notes.Note {
-	t := &rep.Total
-	fails := t.Errors[results.ErrConnect].Count + t.Errors[results.ErrPorts].Count
-	return noteIf(t.Backoffs > 0, notes.BackedOff, "backoffs", t.Backoffs, "fails", fails)
-}
-
 // PartialLine says what window p measured until an interrupt or a lost worker cut it short.
 func PartialLine(variant string, p *results.Rep) notes.Note {
 	t := &p.Total
@@ -75,13 +39,8 @@ func PartialLine(variant string, p *results.Rep) notes.Note {
 	return n
 }
 
-// OpenLoopLimit says why an open-loop group, judged alone, missed more than MaxMissedShare of starts.
-func OpenLoopLimit(g *results.Group) string {
-	why, _ := openLoopLimit(g, RepGroupCPUs(&results.Rep{Groups: []results.Group{*g}}))
-	return why
-}
-
-// openLoopLimit is OpenLoopLimit with the groups' CPU use, and g's (nil: unknown).
+// openLoopLimit says why open-loop group g missed more than MaxMissedShare of starts, given the groups' CPU
+// use; and g's (nil: unknown).
 func openLoopLimit(g *results.Group, all []GroupCPU) (string, *GroupCPU) {
 	var gc *GroupCPU
 	if k := slices.IndexFunc(all, func(c GroupCPU) bool { return c.Index == g.Index }); k >= 0 {
@@ -115,20 +74,11 @@ func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 	return noteIf(len(parts) > 0, notes.MissedStarts, "groups", parts)
 }
 
-// OpenLoopLine is an open-loop total's rate asked, achieved and starts missed; zero in a closed loop.
-func OpenLoopLine(t *results.Group) notes.Note {
-	asked := 0.0
-	if l := t.Window.Length().Seconds(); l > 0 {
-		asked = float64(t.Scheduled) / l
-	}
-	return noteIf(t.Scheduled > 0, notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed,
-		"scheduled", t.Scheduled, "share", t.MissedShare())
-}
-
-// Capacities are every variant's capacity search; nil for another run.
-func Capacities(r *results.Run) []results.Capacity {
+// capacities are every variant's capacity search, and its knees: "capacity under …: baseline 41,000/s, kae
+// 96,000/s (+134 %)"; nil and zero for another run.
+func capacities(r *results.Run) ([]results.Capacity, notes.Note) {
 	if r.Capacity == nil {
-		return nil
+		return nil, notes.Note{}
 	}
 	out := make([]results.Capacity, 0, len(r.Variants))
 	for i := range r.Variants {
@@ -148,28 +98,19 @@ func Capacities(r *results.Run) []results.Capacity {
 		c.AtMax = c.Fail == 0 && c.Knee > 0 && c.Knee >= r.Capacity.Max
 		out = append(out, c)
 	}
-	return out
-}
-
-// CapacityLine is the capacity searches' knees: "capacity under …: baseline 41,000/s, kae 96,000/s (+134 %)".
-func CapacityLine(r *results.Run) notes.Note {
-	cs := Capacities(r)
-	if cs == nil {
-		return notes.Note{}
-	}
-	base, _ := r.BaselineVariant() // -1 when not measured: no differences; cs[i] is variant i's
+	base, _ := r.BaselineVariant() // -1 when not measured: no differences; out[i] is variant i's
 	found := func(c *results.Capacity) bool { return c.Knee > 0 && !c.BelowFrom && !c.AtMax }
-	knees := make([]notes.Note, 0, len(cs))
-	for i := range cs {
-		c := &cs[i]
+	knees := make([]notes.Note, 0, len(out))
+	for i := range out {
+		c := &out[i]
 		k := notes.New(notes.CapacityKnee, "variant", r.Variants[c.Variant].Name, "knee", c.Knee, "from", r.Capacity.From,
 			"steps", len(c.Steps), "below_from", c.BelowFrom, "at_max", c.AtMax)
-		if c.Variant != base && base >= 0 && found(&cs[base]) && found(c) {
-			k.Args["delta"] = c.Knee/cs[base].Knee - 1
+		if c.Variant != base && base >= 0 && found(&out[base]) && found(c) {
+			k.Args["delta"] = c.Knee/out[base].Knee - 1
 		}
 		knees = append(knees, k)
 	}
-	return notes.New(notes.Capacity, "spec", *r.Capacity, "knees", knees)
+	return out, notes.New(notes.Capacity, "spec", *r.Capacity, "knees", knees)
 }
 
 // ThresholdCheck is one threshold checked against one variant; not Measured, it is crossed.

@@ -209,9 +209,9 @@ func notesRows(t *table) {
 // repClass marks a failed or client-bound repetition hot, a flagged one flagged.
 func repClass(ra *analysis.RepReport) string {
 	switch {
-	case !ra.Failed.IsZero() || len(ra.ClientBoundGroups) > 0:
+	case !ra.Failed.IsZero() || !ra.ClientBound.IsZero():
 		return "hot"
-	case ra.Flagged():
+	case !ra.Flagged().IsZero():
 		return "flagged"
 	}
 	return ""

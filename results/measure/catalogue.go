@@ -165,11 +165,11 @@ var cpuAndClient = []Measure{
 		},
 		Variant: func(x *Variant) Value { r, ok := x.S.RequestsPerServerCPU(); return If(ok, F3(r)) }},
 	{Key: "client_bound", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Truth(len(x.A.ClientBoundGroups) > 0) },
+		Rep:     func(x *Rep) Value { return Truth(!x.A.ClientBound.IsZero()) },
 		Variant: func(x *Variant) Value { return Truth(x.S.ClientBoundReps > 0) }},
 	{Key: "client_bound_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.ClientBoundReps > 0, Count(x.S.ClientBoundReps)) }},
 	{Key: "other_load", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Truth(len(x.A.OtherLoadGroups) > 0) },
+		Rep:     func(x *Rep) Value { return Truth(!x.A.OtherLoad.IsZero()) },
 		Variant: func(x *Variant) Value { return Truth(x.S.OtherLoadReps > 0) }},
 	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, Count(x.S.OtherLoadReps)) }},
 	{Key: "client_other_share", Unit: "share", Show: CSV | JSON, Rep: func(x *Rep) Value {

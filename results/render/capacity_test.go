@@ -13,7 +13,7 @@ import (
 // line against the baseline, and the limits of a search.
 func TestCapacities(t *testing.T) {
 	r := fixture.CapacityRun()
-	cs := analysis.Capacities(r)
+	cs := analysis.Analyze(r).Capacities
 	if len(cs) != 3 {
 		t.Fatalf("%d capacities, want 3", len(cs))
 	}
@@ -25,10 +25,10 @@ func TestCapacities(t *testing.T) {
 			t.Errorf("variant %d: knee %g fail %g below %v at max %v; want %+v", i, c.Knee, c.Fail, c.BelowFrom, c.AtMax, want)
 		}
 	}
-	if got, want := analysis.CapacityLine(r).String(), "capacity under 20 ms p99 handshake: baseline 40,000/s, kae 96,000/s (+140 %), slow < 10,000/s"; got != want {
+	if got, want := analysis.Analyze(r).CapacityLine.String(), "capacity under 20 ms p99 handshake: baseline 40,000/s, kae 96,000/s (+140 %), slow < 10,000/s"; got != want {
 		t.Errorf("CapacityLine =\n%q\nwant\n%q", got, want)
 	}
-	if !analysis.CapacityLine((&results.Run{})).IsZero() || analysis.Capacities((&results.Run{})) != nil {
+	if !analysis.Analyze(&results.Run{}).CapacityLine.IsZero() || analysis.Analyze(&results.Run{}).Capacities != nil {
 		t.Error("a run without a capacity search has a capacity line")
 	}
 	var b bytes.Buffer

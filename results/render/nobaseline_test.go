@@ -32,7 +32,7 @@ func withoutBaseline(r *results.Run) *results.Run {
 // and compares nothing — no Δ %, no p, no verdict other than that.
 func TestBaselineNotMeasured(t *testing.T) {
 	r := withoutBaseline(fixture.SweepRun())
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	if s.Baseline != -1 || s.BaselineName != "baseline" || s.BaselineMissing.String() != "not measured yet" || s.Family != 0 {
 		t.Errorf("summary: Baseline %d, name %q, missing %q, family %d; want -1, baseline, not measured yet, 0",
 			s.Baseline, s.BaselineName, s.BaselineMissing, s.Family)
@@ -54,7 +54,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 	}
 	ended := *r
 	ended.Incomplete = false
-	if s := analysis.SummarizeRun(&ended); s.BaselineLine() != "baseline (not measured)" {
+	if s := analysis.Analyze(&ended).Summary; s.BaselineLine() != "baseline (not measured)" {
 		t.Errorf("a run that ended without its baseline: %q, want \"baseline (not measured)\"", s.BaselineLine())
 	}
 

@@ -21,7 +21,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 		"variant nocert: " + fixture.NocertReason,
 		"variant kae after 3 repetitions: server start failed: exit status 1",
 	}
-	if got := analysis.NotMeasuredLines(r).Strings(); !slices.Equal(got, lines) {
+	if got := analysis.Analyze(r).NotMeasured.Strings(); !slices.Equal(got, lines) {
 		t.Errorf("NotMeasuredLines\n got %q\nwant %q", got, lines)
 	}
 

@@ -17,14 +17,14 @@ const module = "github.com/kaeload/kaeload"
 // A renderer that calls one (as a function, or as a method of the Run)
 // computes what the Report already holds.
 var analysisFuncs = map[string]bool{
-	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true,
-	"newSpeedTable": true, "Hints": true, "Capacities": true, "CapacityLine": true,
-	"NotMeasuredLines": true, "Failed": true, "summarizeVariant": true,
-	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
+	"Analyze": true, "AnalyzeRuns": true, "summarizeRun": true, "SummarizeSearch": true,
+	"newSpeedTable": true, "Hints": true, "capacities": true, "summarizeVariant": true,
+	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true, "StartPrediction": true,
+	"PartialLine": true,
 	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
 	"AnalyzeRep": true, "RepGroupCPUs": true, "RepServerCPUUse": true, "RepClientCPU": true,
-	"saturation": true, "FailedLine": true, "FlaggedLine": true, "BackoffLine": true,
-	"OpenLoopLine": true, "GroupSpread": true,
+	"saturation": true, "missedLine": true, "GroupSpread": true,
+	"KernelEvents": true,
 	// The server profile (Report.Profile).
 	"SummarizeProfile": true, "profileVariant": true,
 }

@@ -34,7 +34,7 @@ func TestSearchReports(t *testing.T) {
 			t.Errorf("Markdown report lacks %q", want)
 		}
 	}
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	var on []string
 	for _, v := range s.Variants {
 		if v.Plateau {

@@ -35,7 +35,7 @@ func TestSweepAgreesWithBaseline(t *testing.T) {
 		for i := range tt.others {
 			r.Variants = append(r.Variants, results.Variant{Name: fmt.Sprintf("n%d", i), Reps: fixture.Reps(202000, 198000, 200000)})
 		}
-		s := analysis.SummarizeRun(r)
+		s := analysis.Analyze(r).Summary
 		c, sw := s.Variants[0].Comparison, s.Sweeps[0]
 		if c.Significant != tt.wantBest || c.Family != tt.others+1 {
 			t.Fatalf("%d other variants: x-1 against the baseline %+v, want significant %v in a family of %d", tt.others, c, tt.wantBest, tt.others+1)

@@ -31,7 +31,7 @@ type SummaryJSON struct {
 	ThresholdsPassed bool                      `json:"thresholds_passed"`
 	Warnings         []string                  `json:"warnings,omitempty"`
 	Hints            []string                  `json:"hints,omitempty"`
-	// Metrics is analysis.MetricsLine; both absent when none was served.
+	// Metrics is Report.Metrics; both absent when none was served.
 	Metrics        string   `json:"metrics,omitempty"`
 	MetricsScraped *bool    `json:"metrics_final_scraped,omitempty"`
 	Search         object   `json:"search,omitempty"`

@@ -22,7 +22,7 @@ func TestFailedInEveryRendering(t *testing.T) {
 	if rep.Failed == nil {
 		t.Fatal("fixture: the repetition should fail")
 	}
-	if got, want := analysis.Failed(r), []string{"kae"}; len(got) != 1 || got[0] != want[0] {
+	if got, want := analysis.Analyze(r).Failed, []string{"kae"}; len(got) != 1 || got[0] != want[0] {
 		t.Fatalf("Failed() = %v, want %v", got, want)
 	}
 

@@ -47,7 +47,7 @@ func TestDriftWarnings(t *testing.T) {
 		{Name: "baseline", Reps: fixture.Reps(ramp(200000, 667, 10)...)},
 		{Name: "faster", Reps: fixture.Reps(ramp(205000, 683, 10)...)},
 	}}
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	if c := s.Variants[1].Comparison; !c.Significant || c.DeltaPct > 3 {
 		t.Fatalf("fixture: faster %+v, want a significant difference below 3 %%", c)
 	}
@@ -64,7 +64,7 @@ func TestDriftWarnings(t *testing.T) {
 	if !strings.Contains(strings.Join(r.Warnings.Strings(), "\n"), "drift: the rates moved") {
 		t.Errorf("Annotate did not store the drift warning: %q", r.Warnings)
 	}
-	if s := analysis.SummarizeRun(verdictsRun()); len(s.Warnings) != 0 {
+	if s := analysis.Analyze(verdictsRun()).Summary; len(s.Warnings) != 0 {
 		t.Errorf("a randomized run without drift warns: %q", s.Warnings)
 	}
 }
@@ -74,7 +74,7 @@ func TestDriftWarnings(t *testing.T) {
 // wrong verdict, then the goldens themselves.
 func TestVerdicts(t *testing.T) {
 	r := verdictsRun()
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	by := map[string]*analysis.VariantSummary{}
 	for i := range s.Variants {
 		by[s.Variants[i].Name] = &s.Variants[i]

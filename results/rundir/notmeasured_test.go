@@ -46,7 +46,7 @@ func TestJournalNotMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := analysis.NotMeasuredLines(r).Strings(); !slices.Equal(got, []string{"variant nocert: " + fixture.NocertReason}) {
+	if got := analysis.Analyze(r).NotMeasured.Strings(); !slices.Equal(got, []string{"variant nocert: " + fixture.NocertReason}) {
 		t.Errorf("read back at the end: NotMeasuredLines %q", got)
 	}
 	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 3 {

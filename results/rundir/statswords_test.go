@@ -20,7 +20,7 @@ import (
 func TestLostRepetitionJSON(t *testing.T) {
 	fixture.SingleGoroutine(t)
 	r := fixture.LostRepRun()
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	c := s.Variants[1].Comparison
 	if c.Test != stats.TestWelchLog || !(c.DF < 1.2) || !c.HasMDE || math.IsNaN(c.MDEPct) || math.IsInf(c.MDEPct, 0) {
 		t.Fatalf("comparison %+v: want Welch's test with df < 1.2 and a finite MDE", c)

@@ -24,7 +24,7 @@ func profileCell(t *testing.T, pt *analysis.ProfileTable, label string, vi int) 
 // "of at most" the baseline's bound, and the baseline has none.
 func TestProfileWords(t *testing.T) {
 	r := fixture.ProfileRun()
-	pt := analysis.SummarizeProfile(r, analysis.SummarizeRun(r))
+	pt := analysis.SummarizeProfile(r, analysis.Analyze(r).Summary)
 	want := "baseline: offloading all crypto (71.3 % of the server's CPU) could make it at most 3.48× faster (+248 %)"
 	if lines := ProfileLines(pt); !slices.Contains(lines, want) {
 		t.Errorf("bound words\n got %q\nwant %q", lines, want)

@@ -47,7 +47,7 @@ func TestPlateauLineNotJudged(t *testing.T) {
 	for i := range r.Variants {
 		r.Variants[i].Reps = r.Variants[i].Reps[:1]
 	}
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	if len(s.Sweeps) != 1 {
 		t.Fatalf("%d sweeps, want 1", len(s.Sweeps))
 	}
@@ -79,7 +79,7 @@ func TestPlateauLineNotJudgedOneTwice(t *testing.T) {
 		}
 		r.Variants[i].Reps = r.Variants[i].Reps[:keep]
 	}
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	got := PlateauLine(s, &s.Sweeps[0])
 	if want := "not judged: no two values of ratio have 2+ repetitions each"; !strings.HasPrefix(got, want) {
 		t.Errorf("PlateauLine = %q, want it to begin %q", got, want)
@@ -118,7 +118,7 @@ func TestPlateauLineOnceOnPlateau(t *testing.T) {
 			r.Variants[i].Reps = r.Variants[i].Reps[:1]
 		}
 	}
-	s := analysis.SummarizeRun(r)
+	s := analysis.Analyze(r).Summary
 	got := PlateauLine(s, &s.Sweeps[0])
 	if want := "the highest mean of those with 2+ repetitions is 33;"; !strings.HasPrefix(got, "plateau: ") || !strings.Contains(got, want) {
 		t.Errorf("PlateauLine = %q, want a plateau that says %q", got, want)
