@@ -36,7 +36,7 @@ func latencyWords(h *results.Histogram, param string) Value {
 	case "count":
 		return Words(format.Count(uint64(h.TotalCount())))
 	case "max":
-		return Words(format.MaxMillis(h))
+		return Words(format.QuantileMillis(h, 100)) // the largest value
 	}
 	q, _ := strconv.ParseFloat(strings.TrimPrefix(param, "p"), 64)
 	return Words(format.QuantileMillis(h, q))

@@ -136,7 +136,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 		}
 	}
 	scale := niceCeil(top)
-	axisRight := format.GroupDigits(strconv.FormatFloat(scale, 'f', 0, 64))
+	axisRight := format.Float(scale, 0)
 	axis := "0" + strings.Repeat(" ", max(1, chartWidth+2-1-len(axisRight))) + axisRight
 	t := Table{}.cols("", ">"+strings.Join(sw.Keys, " "), "variant", axis, ">mean req/s", "95 % CI", ">Δ% vs baseline")
 	for k, i := range rows {
