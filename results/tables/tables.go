@@ -214,18 +214,13 @@ func latencyHeader(cols []measure.Column, names ...string) Table {
 	return t
 }
 
-// addLatencies adds after lead a row per family of cols that x has a value of.
+// addLatencies adds after lead a row per family of cols (each of t's members) that x has a value of.
 func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column, X) measure.Value, x X,
 	lead ...string) {
-	for start, end := 0, 0; start < len(cols); start = end {
-		row := append(slices.Clone(lead), cols[start].Label)
-		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-			if v := of(cols[end], x); v.Kind != measure.None {
-				row = append(row, cols[end].Text(v))
-			}
-		}
-		if len(row) > len(lead)+1 {
-			t.Add(row...)
+	n := len(t.Header) - len(lead) - 1
+	for k := 0; k < len(cols); k += n {
+		if of(cols[k], x).Kind != measure.None { // a family has all its members or none
+			t.Add(Cells(cols[k:k+n], of, x, append(slices.Clone(lead), cols[k].Label)...)...)
 		}
 	}
 }
