@@ -227,17 +227,13 @@ func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column
 
 // Groups has a row per group and the total (a Sparse measure only where a row has it).
 func Groups(x *measure.Rep) Table {
-	rows := []*results.Group{}
-	for i := range x.Rep.Groups {
-		rows = append(rows, &x.Rep.Groups[i])
-	}
-	rows = append(rows, &x.Rep.Total)
+	rows := append(slices.Clone(x.Rep.Groups), x.Rep.Total) // copies, read only
 	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
-		return c.Sparse && !slices.ContainsFunc(rows, func(g *results.Group) bool { x.G = g; return c.OfRep(x).Kind != measure.None })
+		return c.Sparse && !slices.ContainsFunc(rows, func(g results.Group) bool { x.G = &g; return c.OfRep(x).Kind != measure.None })
 	})
 	t := Header(cols, "group")
 	for _, g := range rows {
-		x.G = g
+		x.G = &g
 		name := either(g.Index == results.TotalIndex, "total", strconv.Itoa(g.Index))
 		t.Add(Cells(cols, measure.Column.OfRep, x, name)...)
 	}
