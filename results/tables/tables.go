@@ -81,11 +81,9 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 				per, f)
 		}
 	}
-	if !failed {
+	if !failed { // without the failed column
 		t.Header, t.Right = t.Header[:5], t.Right[:5]
-		for i := range t.Rows {
-			t.Rows[i] = t.Rows[i][:5]
-		}
+		t.Rows = measure.Map(t.Rows, func(r []string) []string { return r[:5] })
 	}
 	return t, len(t.Rows) > 0
 }
