@@ -186,7 +186,7 @@ func niceCeil(x float64) float64 {
 // Latencies has a row per family of a repetition's latencies, a column per member.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
-	t := latencyHeader(cols, measure.LatencyHeading)
+	t := latencyHeader(cols, "latency ms")
 	addLatencies(&t, cols, measure.Column.OfRep, x)
 	return t
 }
