@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/testkit"
-	"github.com/kaeload/kaeload/results/render"
+	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
@@ -79,7 +79,10 @@ variants:
 	has("the text report (stderr)", errOut, "NOT MEASURED: "+nocert, "NOT MEASURED: "+badstart)
 	has("the exit message", errOut, "kaeload: variant failed: not measured: variant ")
 
-	var sum render.SummaryJSON
+	var sum struct {
+		NotMeasured []results.NotMeasured `json:"not_measured"`
+		Variants    []map[string]any
+	}
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("JSON summary: %v\n%s", err, out)
 	}
@@ -91,7 +94,7 @@ variants:
 	if slices.Sort(names); !slices.Equal(names, []string{"badstart", "nocert"}) {
 		t.Errorf("JSON summary not_measured names %q, want badstart and nocert", names)
 	}
-	if len(sum.Variants) != 1 || sum.Variants[0].Get("name") != "good" || sum.Variants[0].Get("reps") != 1.0 {
+	if len(sum.Variants) != 1 || sum.Variants[0]["name"] != "good" || sum.Variants[0]["reps"] != 1.0 {
 		t.Errorf("JSON summary variants %+v: want good alone, with its repetition", sum.Variants)
 	}
 

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
@@ -147,20 +146,23 @@ func TestRunDirectory(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("report --format summary: exit %d: %s", code, errOut)
 	}
-	var sum render.SummaryJSON
+	var sum struct {
+		Name     string
+		Variants []map[string]any
+	}
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("report --format summary: %v\n%s", err, out)
 	}
 	var sumReqs uint64
 	for _, v := range sum.Variants {
-		sumReqs += uint64(v.Get("requests").(float64))
-		for _, rep := range v.Get("repetitions").([]any) {
+		sumReqs += uint64(v["requests"].(float64))
+		for _, rep := range v["repetitions"].([]any) {
 			if rep := rep.(map[string]any); rep["no_timeline"] != nil || rep["timeline"] == nil {
-				t.Errorf("report --format summary: %s rep %v has no timeline", v.Get("name"), rep["rep"])
+				t.Errorf("report --format summary: %s rep %v has no timeline", v["name"], rep["rep"])
 			}
 		}
 	}
-	if sum.Name != r.Name || sumReqs != want || len(sum.Variants) != len(r.Variants) || sum.Variants[0].Get("reps") != 3.0 {
+	if sum.Name != r.Name || sumReqs != want || len(sum.Variants) != len(r.Variants) || sum.Variants[0]["reps"] != 3.0 {
 		t.Errorf("report --format summary: name %q, %d variants, %d requests; want %q, %d variants of 3 reps, %d requests",
 			sum.Name, len(sum.Variants), sumReqs, r.Name, len(r.Variants), want)
 	}

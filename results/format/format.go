@@ -18,7 +18,7 @@ import (
 const Missing = "-"
 
 // Count renders n with thousands separators ("1,234,567").
-func Count(n uint64) string { return GroupDigits(strconv.FormatUint(n, 10)) }
+func Count(n uint64) string { return groupDigits(strconv.FormatUint(n, 10)) }
 
 // Float renders v with thousands separators and decimals (-1: as few as exact); no "-0".
 func Float(v float64, decimals int) string {
@@ -27,7 +27,7 @@ func Float(v float64, decimals int) string {
 	}
 	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
 	whole, _, _ := strings.Cut(s, ".")
-	s = GroupDigits(whole) + s[len(whole):]
+	s = groupDigits(whole) + s[len(whole):]
 	if v < 0 && strings.Trim(s, "0.,") != "" {
 		return "-" + s
 	}
@@ -86,9 +86,6 @@ func QuantileMillis(h *results.Histogram, q float64) string {
 	return Millis(h.ValueAtQuantile(q))
 }
 
-// MaxMillis renders h's largest value, its 100th percentile, in milliseconds.
-func MaxMillis(h *results.Histogram) string { return QuantileMillis(h, 100) }
-
 // PValue renders c's p-value with four decimals, "<0.0001" below, Missing untested.
 func PValue(c stats.Comparison) string { return formatP(c, c.PValue) }
 
@@ -119,8 +116,8 @@ func StatusLine(c *results.Counts) string {
 	return cmp.Or(strings.Join(parts, "  "), "none")
 }
 
-// GroupDigits inserts a comma every three digits from the right.
-func GroupDigits(digits string) string {
+// groupDigits inserts a comma every three digits from the right.
+func groupDigits(digits string) string {
 	for i := len(digits) - 3; i > 0; i -= 3 {
 		digits = digits[:i] + "," + digits[i:]
 	}

@@ -65,8 +65,8 @@ func TestFormatters(t *testing.T) {
 		{"p50", QuantileMillis(h, 50), "0.149"},
 		{"p50 empty", QuantileMillis(results.NewHistogram(), 50), Missing},
 		{"p50 nil", QuantileMillis(nil, 50), Missing},
-		{"max", MaxMillis(h), "0.199"},
-		{"max empty", MaxMillis(&results.Histogram{}), Missing},
+		{"max", QuantileMillis(h, 100), "0.199"},
+		{"max empty", QuantileMillis(&results.Histogram{}, 100), Missing},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

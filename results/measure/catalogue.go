@@ -137,10 +137,8 @@ var cpuAndClient = []Measure{
 		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMax, 4)) },
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, fixed(x.S.ClientBusyMax, 4)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
-		Rep: func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
-		Fact: &Fact{"client cpu", 11, func(x *Rep) string {
-			return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests)
-		}}},
+		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
+		Fact: &Fact{"client cpu", 11, clientCPULine}},
 	{Key: "req_per_client_cpu_s", Show: CSV | JSON, Rep: func(x *Rep) Value {
 		s, ok := fullCPU(x)
 		return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))

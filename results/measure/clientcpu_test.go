@@ -36,7 +36,7 @@ func TestClientCPUOverlap(t *testing.T) {
 	if got, want := us, 12*0.24*1e6/float64(rep.Total.Requests); math.Abs(got-want) > 1e-6 {
 		t.Errorf("µs per request %.1f, want %.1f", got, want)
 	}
-	line := clientCPULine(c, rep.Total.Requests)
+	line := clientCPULine(&Rep{Rep: &rep, A: &analysis.RepReport{ClientCPU: c}})
 	if strings.Contains(line, "35.") || !strings.Contains(line, "2.99 s") {
 		t.Errorf("client cpu line %q: want CPU 1 counted once (2.99 s)", line)
 	}

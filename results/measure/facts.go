@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 )
 
@@ -144,7 +143,8 @@ func timeWaitLine(x *Rep) string {
 }
 
 // clientCPULine is kaeload's own CPU time, if recorded, and the groups' CPUs' busy time (each CPU once).
-func clientCPULine(c analysis.ClientCPU, requests uint64) string {
+func clientCPULine(x *Rep) string {
+	c := x.A.ClientCPU
 	if c.Measured == 0 {
 		return ""
 	}
@@ -155,7 +155,7 @@ func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	if c.Measured < c.Groups {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}
-	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
+	if us, own, ok := c.PerRequest(x.Rep.Total.Requests); ok && us > 0 {
 		line += "  (" + format.Rate(1e6/us) + " req per client cpu-s" + when(own, ", kaeload's own") + ")"
 	}
 	return line

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -18,7 +16,7 @@ import (
 )
 
 // Fields is a JSON object that keeps its fields' order; a nested object is a plain Fields value
-// (never *Fields), which Get and Set walk.
+// (never *Fields), which Set walks.
 type Fields []Field
 
 // Field is one field of Fields.
@@ -69,41 +67,6 @@ func (f *Fields) Set(path string, v any) {
 	} else if v != nil {
 		(*f)[i].Value = v
 	}
-}
-
-// UnmarshalJSON reads an object back, its fields sorted by key and nested objects as Fields.
-func (f *Fields) UnmarshalJSON(b []byte) error {
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return fmt.Errorf("measure fields: %w", err)
-	}
-	*f = sortedFields(m)
-	return nil
-}
-
-func sortedFields(m map[string]any) Fields {
-	f := Fields{}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if sub, ok := m[k].(map[string]any); ok {
-			m[k] = sortedFields(sub)
-		}
-		f = append(f, Field{k, m[k]})
-	}
-	return f
-}
-
-// Get is the value at the dotted path; nil when absent.
-func (f Fields) Get(path string) any {
-	head, rest, nested := strings.Cut(path, ".")
-	i := slices.IndexFunc(f, func(fd Field) bool { return fd.Key == head })
-	switch {
-	case i < 0:
-		return nil
-	case !nested:
-		return f[i].Value
-	}
-	sub, _ := f[i].Value.(Fields)
-	return sub.Get(rest)
 }
 
 // RepJSON is repetition x as JSON: its 1-based number, then its measures.

@@ -218,7 +218,6 @@ type Kind uint8
 // The kinds of Value; None is no value.
 const (
 	None Kind = iota
-	Int
 	Fixed
 	General
 	Bool
@@ -226,11 +225,10 @@ const (
 	Obj
 )
 
-// Value is one reading: a count, a number of Digits decimals (Fixed) or of ten significant digits
-// (General), a truth, words or a structure only JSON shows.
+// Value is one reading: a number of Digits decimals (Fixed; a count has none) or of ten significant
+// digits (General), a truth, words or a structure only JSON shows.
 type Value struct {
 	Kind   Kind
-	N      uint64
 	F      float64
 	Digits int
 	S      string
@@ -238,8 +236,8 @@ type Value struct {
 	O      any
 }
 
-// Count is a count.
-func Count[N int | uint64](n N) Value { return Value{Kind: Int, N: uint64(n), F: float64(uint64(n))} }
+// Count is a count, exact as a float64 (below 2^53).
+func Count[N int | uint64](n N) Value { return fixed(float64(uint64(n)), 0) }
 
 // F3 is a number of 3 decimals.
 func F3(x float64) Value { return fixed(x, 3) }
@@ -285,8 +283,6 @@ func Quantile(h *results.Histogram, q float64) Value {
 // Text is v in a CSV cell: plain digits, "" when none.
 func (v Value) Text() string {
 	switch v.Kind {
-	case Int:
-		return strconv.FormatUint(v.N, 10)
 	case Fixed:
 		return strconv.FormatFloat(v.F, 'f', v.Digits, 64)
 	case General:
@@ -304,17 +300,15 @@ func (v Value) Human() string {
 	switch v.Kind {
 	case None, Obj:
 		return format.Missing
-	case Int:
-		return format.Count(v.N)
-	case Fixed:
-		return format.Rate(v.F)
+	case Fixed: // a count whole, any other number with one decimal
+		return format.Float(v.F, min(v.Digits, 1))
 	}
 	return v.Text()
 }
 
 // JSON is v as a JSON value; nil (the field left out) when none.
 func (v Value) JSON() any {
-	return [...]any{Int: v.N, Fixed: v.F, General: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
+	return [...]any{Fixed: v.F, General: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
 }
 
 var outputNames = []struct {

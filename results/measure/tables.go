@@ -14,9 +14,6 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// LatencyHeading heads the first column of the latency table.
-const LatencyHeading = "latency ms"
-
 // latencyRow is a row of the text report's latency table, in ms; "intended" has none without a histogram.
 func latencyRow(name, label string) Measure {
 	return Measure{Key: name + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Human: words,
@@ -36,7 +33,7 @@ func latencyWords(h *results.Histogram, param string) Value {
 	case "count":
 		return Words(format.Count(uint64(h.TotalCount())))
 	case "max":
-		return Words(format.MaxMillis(h))
+		return Words(format.QuantileMillis(h, 100)) // the largest value
 	}
 	q, _ := strconv.ParseFloat(strings.TrimPrefix(param, "p"), 64)
 	return Words(format.QuantileMillis(h, q))

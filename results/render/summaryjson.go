@@ -53,8 +53,6 @@ func newObject(fs ...measure.Field) object { return object(measure.Dense(fs)) }
 
 func (o object) MarshalJSON() ([]byte, error) { return measure.Fields(o).Marshal(false) }
 
-func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }
-
 // Summarize returns the SummaryJSON of m.
 func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary

@@ -81,11 +81,9 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 				per, f)
 		}
 	}
-	if !failed {
+	if !failed { // without the failed column
 		t.Header, t.Right = t.Header[:5], t.Right[:5]
-		for i := range t.Rows {
-			t.Rows[i] = t.Rows[i][:5]
-		}
+		t.Rows = measure.Map(t.Rows, func(r []string) []string { return r[:5] })
 	}
 	return t, len(t.Rows) > 0
 }
@@ -136,7 +134,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 		}
 	}
 	scale := niceCeil(top)
-	axisRight := format.GroupDigits(strconv.FormatFloat(scale, 'f', 0, 64))
+	axisRight := format.Float(scale, 0)
 	axis := "0" + strings.Repeat(" ", max(1, chartWidth+2-1-len(axisRight))) + axisRight
 	t := Table{}.cols("", ">"+strings.Join(sw.Keys, " "), "variant", axis, ">mean req/s", "95 % CI", ">Δ% vs baseline")
 	for k, i := range rows {
@@ -188,7 +186,7 @@ func niceCeil(x float64) float64 {
 // Latencies has a row per family of a repetition's latencies, a column per member.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
-	t := latencyHeader(cols, measure.LatencyHeading)
+	t := latencyHeader(cols, "latency ms")
 	addLatencies(&t, cols, measure.Column.OfRep, x)
 	return t
 }
@@ -214,35 +212,26 @@ func latencyHeader(cols []measure.Column, names ...string) Table {
 	return t
 }
 
-// addLatencies adds after lead a row per family of cols that x has a value of.
+// addLatencies adds after lead a row per family of cols (each of t's members) that x has a value of.
 func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column, X) measure.Value, x X,
 	lead ...string) {
-	for start, end := 0, 0; start < len(cols); start = end {
-		row := append(slices.Clone(lead), cols[start].Label)
-		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-			if v := of(cols[end], x); v.Kind != measure.None {
-				row = append(row, cols[end].Text(v))
-			}
-		}
-		if len(row) > len(lead)+1 {
-			t.Add(row...)
+	n := len(t.Header) - len(lead) - 1
+	for k := 0; k < len(cols); k += n {
+		if of(cols[k], x).Kind != measure.None { // a family has all its members or none
+			t.Add(Cells(cols[k:k+n], of, x, append(slices.Clone(lead), cols[k].Label)...)...)
 		}
 	}
 }
 
 // Groups has a row per group and the total (a Sparse measure only where a row has it).
 func Groups(x *measure.Rep) Table {
-	rows := []*results.Group{}
-	for i := range x.Rep.Groups {
-		rows = append(rows, &x.Rep.Groups[i])
-	}
-	rows = append(rows, &x.Rep.Total)
+	rows := append(slices.Clone(x.Rep.Groups), x.Rep.Total) // copies, read only
 	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
-		return c.Sparse && !slices.ContainsFunc(rows, func(g *results.Group) bool { x.G = g; return c.OfRep(x).Kind != measure.None })
+		return c.Sparse && !slices.ContainsFunc(rows, func(g results.Group) bool { x.G = &g; return c.OfRep(x).Kind != measure.None })
 	})
 	t := Header(cols, "group")
 	for _, g := range rows {
-		x.G = g
+		x.G = &g
 		name := either(g.Index == results.TotalIndex, "total", strconv.Itoa(g.Index))
 		t.Add(Cells(cols, measure.Column.OfRep, x, name)...)
 	}
