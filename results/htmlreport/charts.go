@@ -58,12 +58,11 @@ func ciTop(st stats.Stats) float64 {
 }
 
 // rateChart draws each measured variant's mean rate as a bar with its 95 % CI and repetitions.
-func rateChart(vs []measure.Variant) chart {
+func rateChart(ms []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-rate", Title: "Throughput per variant",
 		Caption: "Bar: mean total req/s over the repetitions; whisker: 95 % confidence interval of the mean (needs ≥ 2 repetitions); " +
 			"dots: the repetitions; dashed line: the baseline's mean. The label gives the mean and the difference from the baseline.",
 	}, "total req/s", "", rateTicks, nil)
-	ms := measured(vs)
 	n := len(ms)
 	if n == 0 {
 		return f.none("no variant has a completed repetition")
@@ -101,18 +100,19 @@ func rateChart(vs []measure.Variant) chart {
 	return f.draw(vg.Length(70 + 30*n))
 }
 
-// sweepChart draws the i-th sweep series, its caption ending with verdict: a line over numbers, else a bar
-// per value (a line between names would suggest values between).
-func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *softratio.Prediction) chart {
-	xName, why := s.Key, "the swept values are names, not numbers"
-	if s.Key == "" {
-		xName, why = "swept values", "several swept values change at once"
+// sweepChart draws the i-th sweep series sw of vs, its caption ending with verdict: a line over numbers, else a
+// bar per value at its position (a line between names would suggest values between).
+func sweepChart(i int, sw *analysis.SweepSummary, vs []measure.Variant, base *measure.Variant, verdict string,
+	pred *softratio.Prediction) chart {
+	xName, why := "swept values", "several swept values change at once"
+	if len(sw.Keys) == 1 && sw.Keys[0] != "" {
+		xName, why = sw.Keys[0], "the swept values are names, not numbers"
 	}
-	c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
+	c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + sw.Series + ": req/s per " + xName,
 		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why +
 			", so no line joins them); "}
-	if s.Numeric {
-		c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
+	if sw.Numeric {
+		c.Title = "Sweep " + sw.Series + ": req/s against " + sw.Keys[0]
 		c.Caption = "Points: mean total req/s of each variant of the series; "
 	}
 	c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster " +
@@ -121,39 +121,43 @@ func sweepChart(i int, s series, base *measure.Variant, verdict string, pred *so
 		c.Caption += " Verdict: " + verdict + "."
 	}
 	f := newFigure(c, xName, "mean total req/s", nil, rateTicks)
-	n := len(s.Points)
+	n := len(sw.Variants)
+	ds := measure.Map(sw.Variants, func(k int) *measure.Variant { return &vs[k] })
 	means, ticks, xs, ratios := make(plotter.XYs, n), make([]string, n), make([]float64, n), make([]string, n)
 	var whisk xyErrors
-	for j, pt := range s.Points {
-		means[j] = plotter.XY{X: pt.X, Y: pt.D.S.Stats.Mean}
-		whisk.add(means[j], pt.D.S.Stats)
-		ticks[j], xs[j], ratios[j] = pt.Label, pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
+	for j, d := range ds {
+		xs[j] = float64(j)
+		if sw.Numeric {
+			xs[j] = sw.Values[j]
+		}
+		means[j] = plotter.XY{X: xs[j], Y: d.S.Stats.Mean}
+		whisk.add(means[j], d.S.Stats)
+		ticks[j], ratios[j] = cmp.Or(sw.Labels[j], d.V.Name), d.V.Env[analysis.SoftRatioEnv]
 	}
-	first, last := s.Points[0], s.Points[n-1]
-	lo, hi := first.X-0.5, last.X+0.5 // the baseline's line
-	if s.Numeric {
-		f.linePoints(means, variantColor(first.D.I), s.Series)
-		f.whiskers(whisk, variantColor(first.D.I), false)
+	lo, hi := xs[0]-0.5, xs[n-1]+0.5 // the baseline's line
+	if sw.Numeric {
+		f.linePoints(means, variantColor(ds[0].I), sw.Series)
+		f.whiskers(whisk, variantColor(ds[0].I), false)
 		f.modelCurve(pred, xs, ratios)
-		lo, hi = padded(first.X, last.X)
+		lo, hi = padded(xs[0], xs[n-1])
 	} else {
 		w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
-		for _, pt := range s.Points {
-			f.bar(pt.X, pt.D.S.Stats.Mean, w, 0, variantColor(pt.D.I), false)
-			f.key(variantItem(&pt.D))
+		for j, d := range ds {
+			f.bar(xs[j], d.S.Stats.Mean, w, 0, variantColor(d.I), false)
+			f.key(variantItem(d))
 		}
 		f.whiskers(whisk, colorInk, false)
 		f.nominalX(ticks, true)
 	}
-	if j := slices.IndexFunc(s.Points, func(p seriesPoint) bool { return p.D.S.Best }); j >= 0 {
-		b := s.Points[j].D
-		f.bestMark(s.Points[j].X, b.S.Stats, "best: "+b.V.Name+", "+format.Rate(b.S.Stats.Mean)+" req/s",
-			"best (significantly faster than every other value)", !s.Numeric, (lo+hi)/2)
+	if j := slices.IndexFunc(ds, func(d *measure.Variant) bool { return d.S.Best }); j >= 0 {
+		b := ds[j]
+		f.bestMark(xs[j], b.S.Stats, "best: "+b.V.Name+", "+format.Rate(b.S.Stats.Mean)+" req/s",
+			"best (significantly faster than every other value)", !sw.Numeric, (lo+hi)/2)
 	}
 	if base != nil && len(base.V.Reps) > 0 {
 		f.refLine(lo, base.S.Stats.Mean, hi, base.S.Stats.Mean, colorMuted, "baseline mean ("+base.V.Name+")")
 	}
-	if s.Numeric {
+	if sw.Numeric {
 		f.spanX(lo, hi)
 	} else {
 		f.Y.Min, f.Y.Max = 0, f.Y.Max*1.15
@@ -182,14 +186,14 @@ func (f *figure) spanX(lo, hi float64) {
 }
 
 // cdfChart draws each measured variant's CDF of one latency on a log ms axis.
-func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
+func cdfChart(ms []measure.Variant, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
 	f := newFigure(chart{ID: id, Title: "Latency CDF: " + name,
 		Caption: "Fraction of requests whose " + name + " took at most x ms, from the HDR histograms of every repetition merged exactly. " +
 			"Further left is faster; the upper end of each curve is the tail.",
 	}, name+" (ms, log scale)", "requests ≤ x", logMsTicks, fractionTicks)
 	f.X.Scale = plot.LogScale{}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range measured(vs) {
+	for _, v := range ms {
 		if pts := cdf(pick(v.S)); len(pts) > 0 {
 			lo, hi = math.Min(lo, pts[0].X), math.Max(hi, pts[len(pts)-1].X)
 			f.line(pts, variantColor(v.I), 1.8)
@@ -217,12 +221,11 @@ func groupName(index int, cpus string) string {
 }
 
 // groupChart draws each group's mean rate, the variants side by side per group.
-func groupChart(vs []measure.Variant) chart {
+func groupChart(ms []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
 			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."},
 		"", "req/s (mean over repetitions)", nil, rateTicks)
-	ms := measured(vs)
 	rates := map[[2]int]float64{} // (variant, group index) -> mean rate
 	cpusOf := map[int]string{}    // group index -> CPUs, from the first variant that has the group
 	for j, v := range ms {
@@ -285,12 +288,11 @@ var cpuSeries = []struct {
 }
 
 // cpuChart draws the mean busy shares against the client-bound threshold; none if unmeasured.
-func cpuChart(vs []measure.Variant) []chart {
+func cpuChart(ms []measure.Variant) []chart {
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
 		Caption: "Busy % of the CPUs measured (anything that ran on them), mean over repetitions. A client group " +
 			"whose CPUs kaeload itself used " + clientBound + " or more of (red line) makes the result client-bound: it then " +
 			"measures kaeload, not the server; busy time of other processes does not."}, "", "busy", nil, percentTicks)
-	ms := measured(vs)
 	col := func(k int) color.RGBA { return cpuSeries[k].col }
 	used := f.groupedBars(len(ms), len(cpuSeries), col, func(i, k int) float64 {
 		mc, v := catalogued(cpuSeries[k].key, true), &ms[i]
@@ -491,37 +493,4 @@ func cdf(h *results.Histogram) plotter.XYs {
 		pts = append(pts, plotter.XY{X: float64(max(b.To, from)) / 1000, Y: float64(cum) / total})
 	}
 	return pts
-}
-
-// series is a sweep on the x axis, at its numbers or else positions; Key is "" when several are swept.
-type series struct {
-	*analysis.SweepSummary
-	Key    string
-	Points []seriesPoint
-}
-
-type seriesPoint struct {
-	X     float64
-	Label string
-	D     measure.Variant
-}
-
-func sweepSeries(sws []analysis.SweepSummary, vs []measure.Variant) []series {
-	var out []series
-	for k := range sws {
-		sw := &sws[k]
-		s := series{SweepSummary: sw}
-		if len(sw.Keys) == 1 {
-			s.Key = sw.Keys[0]
-		}
-		for n, i := range sw.Variants {
-			p := seriesPoint{X: float64(n), Label: cmp.Or(sw.Labels[n], vs[i].V.Name), D: vs[i]}
-			if sw.Numeric {
-				p.X = sw.Values[n]
-			}
-			s.Points = append(s.Points, p)
-		}
-		out = append(out, s)
-	}
-	return out
 }

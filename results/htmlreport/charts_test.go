@@ -149,11 +149,12 @@ func fixtureSweeps() []analysis.SweepSummary {
 	}
 }
 
-// sweepCharts draws every series of ss as the page does.
-func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string, pred *softratio.Prediction) []chart {
+// sweepCharts draws every sweep of ss as the page does.
+func sweepCharts(ss []analysis.SweepSummary, vs []measure.Variant, verdicts map[string]string,
+	pred *softratio.Prediction) []chart {
 	var out []chart
-	for i, s := range ss {
-		out = append(out, sweepChart(i, s, base, verdicts[s.Series], pred))
+	for i := range ss {
+		out = append(out, sweepChart(i, &ss[i], vs, &vs[0], verdicts[ss[i].Series], pred))
 	}
 	return out
 }
@@ -165,7 +166,7 @@ func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string,
 // polyline through the five points in order of the swept value, no bars.
 func TestSweepChartKinds(t *testing.T) {
 	vs := sweepFixture()
-	charts := sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], nil, nil)
+	charts := sweepCharts(fixtureSweeps(), vs, nil, nil)
 	if got, want := len(charts), 2; got != want {
 		t.Fatalf("%d sweep charts, want %d", got, want)
 	}
@@ -240,7 +241,7 @@ func TestSweepChartNoBest(t *testing.T) {
 		vs[i].S.Best = false
 	}
 	verdict := "no best value: no ratio is significantly faster than another"
-	for _, c := range sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], map[string]string{"kae-soft-{ratio}": verdict}, nil) {
+	for _, c := range sweepCharts(fixtureSweeps(), vs, map[string]string{"kae-soft-{ratio}": verdict}, nil) {
 		if c.Err != "" {
 			t.Fatalf("%s: %s", c.Title, c.Err)
 		}
@@ -273,7 +274,7 @@ func TestSweepChartModelCurve(t *testing.T) {
 				v.V.Env = map[string]string{analysis.SoftRatioEnv: v.V.Sweep["ratio"]}
 			}
 		}
-		c := sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], nil, pred)[1]
+		c := sweepCharts(fixtureSweeps(), vs, nil, pred)[1]
 		if c.Err != "" {
 			t.Fatalf("ratio chart: %s", c.Err)
 		}

@@ -121,9 +121,11 @@ func charts(m *analysis.Report, vs []measure.Variant) []chart {
 		base = &vs[m.Summary.Baseline]
 	}
 	out := measure.Map(m.Capacities, func(c results.Capacity) chart { return capacityChart(m.Run, &c) })
-	out = append(out, rateChart(vs))
-	for i, s := range sweepSeries(m.Summary.Sweeps, vs) {
-		out = append(out, sweepChart(i, s, base, tables.PlateauLine(m.Summary, s.SweepSummary), m.SoftRatio))
+	ms := measured(vs)
+	out = append(out, rateChart(ms))
+	for i := range m.Summary.Sweeps {
+		sw := &m.Summary.Sweeps[i]
+		out = append(out, sweepChart(i, sw, vs, base, tables.PlateauLine(m.Summary, sw), m.SoftRatio))
 	}
 	ratioOf := map[string]string{}
 	for _, v := range m.Run.Variants {
@@ -131,10 +133,10 @@ func charts(m *analysis.Report, vs []measure.Variant) []chart {
 	}
 	out = append(out, searchChart(m.Search, m.SoftRatio, ratioOf)...)
 	out = append(out,
-		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
-		cdfChart(vs, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
-		groupChart(vs))
-	return append(out, cpuChart(vs)...)
+		cdfChart(ms, "chart-cdf-handshake", "TLS handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
+		cdfChart(ms, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
+		groupChart(ms))
+	return append(out, cpuChart(ms)...)
 }
 
 // capacitySectionOf lays out m's capacity answers, a part per variant; nil for none.

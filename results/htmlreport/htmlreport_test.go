@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
@@ -492,7 +493,7 @@ func TestSweepSeries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		m := analysis.Analyze(&results.Run{Name: "r", Variants: append([]results.Variant{{Name: "base", Reps: []results.Rep{{}}}}, tt.vs...)})
-		ss := sweepSeries(m.Summary.Sweeps, newVariantData(m))
+		ss := m.Summary.Sweeps
 		if tt.wantKey == "-" {
 			if len(ss) != 0 {
 				t.Errorf("%s: %d series, want none", tt.name, len(ss))
@@ -503,12 +504,20 @@ func TestSweepSeries(t *testing.T) {
 			t.Fatalf("%s: %d series, want 1", tt.name, len(ss))
 		}
 		var parts []string
-		for _, p := range ss[0].Points {
-			parts = append(parts, p.Label+"@"+format.Float(p.X, -1))
+		for j, i := range ss[0].Variants { // as sweepChart places them
+			x := float64(j)
+			if ss[0].Numeric {
+				x = ss[0].Values[j]
+			}
+			parts = append(parts, cmp.Or(ss[0].Labels[j], m.Run.Variants[i].Name)+"@"+format.Float(x, -1))
 		}
-		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || ss[0].Numeric != tt.wantNumeric || got != tt.want {
+		key := ""
+		if len(ss[0].Keys) == 1 {
+			key = ss[0].Keys[0]
+		}
+		if got := strings.Join(parts, " "); key != tt.wantKey || ss[0].Numeric != tt.wantNumeric || got != tt.want {
 			t.Errorf("%s: key %q numeric %v points %q, want key %q numeric %v points %q",
-				tt.name, ss[0].Key, ss[0].Numeric, got, tt.wantKey, tt.wantNumeric, tt.want)
+				tt.name, key, ss[0].Numeric, got, tt.wantKey, tt.wantNumeric, tt.want)
 		}
 	}
 }

@@ -125,8 +125,7 @@ func catalogued(key string, rep bool) measure.Column {
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
 	for _, c := range measure.Columns(m, measure.HTML) {
-		listed := slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key })
-		if pt.Extra && c.Rep != nil && !listed {
+		if pt.Extra && c.Rep != nil && !slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key }) {
 			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key})
 		}
 	}
