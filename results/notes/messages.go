@@ -12,9 +12,6 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// messages are every code's words: a text/template over the note's Args, with said's funcs and phrases.
-var messages = map[Code]string{}
-
 func code(name Code, src string) Code {
 	messages[name] = src
 	return name
@@ -342,8 +339,9 @@ var (
 		`more){{else}}no other traffic beyond the window's edges{{end}}`)
 )
 
-// phrases are parts several messages say (as {{template "-name" .}}).
-var phrases = map[string]string{
+// messages are every code's words, a text/template over the note's Args with said's funcs; code adds
+// them to the phrases here, parts several messages say (as {{template "-name" .}}).
+var messages = map[Code]string{
 	"-stages": `{{count .Total}} (connect {{count .Connect}}, handshake {{count .Handshake}}, response ` +
 		`{{count .Response}})`,
 	"-interrupts": `{{if visible .interrupts}}, interrupts {{pct .interrupts}} %{{end}}`,
@@ -384,7 +382,7 @@ var phrases = map[string]string{
 	"soft:need-speed-file":        `a speed file (kaeload speed on openssl speed -async_jobs output)`,
 }
 
-// said holds messages and phrases parsed (in init: its funcs call say).
+// said holds messages parsed (in init: its funcs call say).
 var said *template.Template
 
 func init() {
@@ -439,9 +437,6 @@ func init() {
 	})
 	for c, src := range messages {
 		template.Must(said.New(string(c)).Parse(src))
-	}
-	for name, src := range phrases {
-		template.Must(said.New(name).Parse(src))
 	}
 }
 
