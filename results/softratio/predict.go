@@ -29,22 +29,18 @@ type Input struct {
 	Capacity float64
 }
 
-// Code is a prediction's status, or a thing it needs.
+// Code is a prediction's status.
 type Code string
 
-// The codes, worded by notes; the Need codes would give D.
+// The codes, worded by notes (which name what would give D).
 const (
 	OK           Code = "ok"
 	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
 	BadWindow    Code = "bad-window"     // Prediction.Window's is out of range or not finite
 	BadCapacity  Code = "bad-capacity"   // negative or not finite
 	CPUsDiffer   Code = "cpus-differ"    // the windows' server CPU counts
-	NoCapacity   Code = "no-capacity"    // D unknown; Prediction.Needs
+	NoCapacity   Code = "no-capacity"    // D unknown
 	BadFit       Code = "bad-fit"        // a CPU per request ≤ 0 or not finite
-
-	NeedDeviceWindow     Code = "need-device-window"
-	NeedScenarioCapacity Code = "need-scenario-capacity"
-	NeedSpeedFile        Code = "need-speed-file"
 )
 
 // Range is an estimate and its 95 % range (Low = High = Value without spread).
@@ -60,7 +56,6 @@ type Prediction struct {
 	Status Code   `json:"status"`
 	Window int    `json:"window,omitempty"` // BadWindow's index
 	Ratios int    `json:"ratios"`           // distinct ratios
-	Needs  []Code `json:"needs,omitempty"`  // NoCapacity's sources of D
 	Model  Model  `json:"model"`
 	Ranged bool   `json:"ranged"`
 	Ratio  Range  `json:"ratio"` // r*
@@ -93,7 +88,6 @@ func Predict(in Input) Prediction {
 	}
 	if p.Model.Capacity == 0 {
 		p.Status = NoCapacity
-		p.Needs = []Code{NeedDeviceWindow, NeedScenarioCapacity, NeedSpeedFile}
 		return p
 	}
 	p.resample(in, sr, sc, df)
