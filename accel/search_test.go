@@ -167,7 +167,7 @@ func (g *rig) search(cfg plans.Accel, budget, n int) searched {
 	var s searched
 	scfg := search.Config{Points: 21, Budget: budget, Predict: func(search.Window, search.Window) (int, bool) {
 		p := softratio.Predict(softratio.Input{Windows: []softratio.Window{s.ends[0].Window, s.ends[1].Window},
-			Capacity: cfg.Capacity, CapacityFrom: softratio.FromScenario}) // a device-bound window's D comes first
+			Capacity: cfg.Capacity}) // a device-bound window's D comes first
 		s.predicted = int(math.Round(100 * p.Ratio.Value))
 		return int(math.Round(p.Ratio.Value * 20)), p.Status == softratio.OK
 	}}

@@ -301,7 +301,7 @@ func softRatio(r *results.Run, reps [][]RepReport) *softratio.Prediction {
 		return nil
 	}
 	if b := readPlan(r.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
-		in.Capacity, in.CapacityFrom = b.Accel.Capacity, softratio.FromScenario
+		in.Capacity = b.Accel.Capacity
 	}
 	p := softratio.Predict(in)
 	return &p

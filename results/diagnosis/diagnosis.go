@@ -79,8 +79,6 @@ type Counter struct {
 
 // Repetition is what the diagnosis found in one repetition.
 type Repetition struct {
-	Variant      string        `json:"variant"`
-	Rep          int           `json:"rep"`
 	NoTimeline   bool          `json:"no_timeline,omitempty"` // stored before timelines: nothing else set
 	Interval     time.Duration `json:"interval,omitempty"`
 	Range        *RateRange    `json:"range,omitempty"`         // nil: no interval long enough to judge
@@ -140,7 +138,7 @@ func Run(r *results.Run) [][]Repetition {
 
 // Rep diagnoses one repetition of variant.
 func Rep(variant string, rep *results.Rep, opts Options) Repetition {
-	out := Repetition{Variant: variant, Rep: rep.Index}
+	out := Repetition{}
 	t := rep.Timeline
 	if t == nil {
 		out.NoTimeline = true

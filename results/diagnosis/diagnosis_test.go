@@ -382,9 +382,9 @@ func TestRunBeforeTimeline(t *testing.T) {
 	if len(got) != 1 || len(got[0]) != 2 {
 		t.Fatalf("%d variants, want 1 of 2 repetitions", len(got))
 	}
-	for _, rep := range got[0] {
+	for i, rep := range got[0] {
 		if !rep.NoTimeline || len(rep.Diagnoses) != 0 || rep.Range != nil || rep.Hosts != nil {
-			t.Errorf("rep %d: %+v, want no timeline and nothing else", rep.Rep, rep)
+			t.Errorf("rep %d: %+v, want no timeline and nothing else", i, rep)
 		}
 	}
 }
@@ -406,9 +406,9 @@ func TestRunRepNoise(t *testing.T) {
 		rep.Index = i
 		r.Variants[0].Reps = append(r.Variants[0].Reps, rep)
 	}
-	for _, rep := range Run(r)[0] {
+	for i, rep := range Run(r)[0] {
 		if len(rep.Diagnoses) != 0 {
-			t.Errorf("rep %d: %v, want none: the repetitions differ more than the trend", rep.Rep, rules(rep.Diagnoses))
+			t.Errorf("rep %d: %v, want none: the repetitions differ more than the trend", i, rules(rep.Diagnoses))
 		}
 	}
 }

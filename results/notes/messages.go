@@ -12,9 +12,6 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// messages are every code's words: a text/template over the note's Args, with said's funcs and phrases.
-var messages = map[Code]string{}
-
 func code(name Code, src string) Code {
 	messages[name] = src
 	return name
@@ -342,8 +339,9 @@ var (
 		`more){{else}}no other traffic beyond the window's edges{{end}}`)
 )
 
-// phrases are parts several messages say (as {{template "-name" .}}).
-var phrases = map[string]string{
+// messages are every code's words, a text/template over the note's Args with said's funcs; code adds
+// them to the phrases here, parts several messages say (as {{template "-name" .}}).
+var messages = map[Code]string{
 	"-stages": `{{count .Total}} (connect {{count .Connect}}, handshake {{count .Handshake}}, response ` +
 		`{{count .Response}})`,
 	"-interrupts": `{{if visible .interrupts}}, interrupts {{pct .interrupts}} %{{end}}`,
@@ -362,7 +360,7 @@ var phrases = map[string]string{
 		`{{printf "%.2f" .Seconds}} CPU-s`,
 	"-knee": `{{if not .steps}}-{{else if .below_from}}< {{count (nearest .from)}}/s{{else if .at_max}}≥ ` +
 		`{{count (nearest .knee)}}/s{{else}}{{count (nearest .knee)}}/s{{end}}`,
-	// A softratio.Prediction by its status, and the Codes it needs.
+	// A softratio.Prediction by its status.
 	"soft:ok": `best soft ratio {{printf "%.0f" (mul 100 .Ratio.Value)}} predicted{{if .Ranged}} ` +
 		`({{printf "%.0f" (mul 100 .Ratio.Low)}}–{{printf "%.0f" (mul 100 .Ratio.High)}}){{end}}, peak ` +
 		`{{printf "%.0f" .Rate.Value}} req/s{{$p := .}}{{range $i, $s := .Sides}}{{if $i}}, {{else}}: {{end}}` +
@@ -376,15 +374,12 @@ var phrases = map[string]string{
 	"soft:cpus-differ":    `no soft-ratio prediction: window {{.Window}} has another server CPU count`,
 	"soft:bad-capacity":   `no soft-ratio prediction: the given device capacity is not a positive number`,
 	"soft:bad-fit":        `no soft-ratio prediction: the fit gives no positive CPU per request`,
-	"soft:no-capacity": `no soft-ratio prediction: the device's capacity is unknown; it needs ` +
-		`{{range $i, $n := .Needs}}{{if $i}}, or {{end}}{{say (print "soft:" $n) $n}}{{end}}`,
-	"soft:need-device-window": `a window where the device was the bottleneck (server CPUs not saturated, soft ` +
-		`ratio below 100)`,
-	"soft:need-scenario-capacity": `accelerator.capacity in the scenario`,
-	"soft:need-speed-file":        `a speed file (kaeload speed on openssl speed -async_jobs output)`,
+	"soft:no-capacity": `no soft-ratio prediction: the device's capacity is unknown; it needs a window where ` +
+		`the device was the bottleneck (server CPUs not saturated, soft ratio below 100), or accelerator.capacity ` +
+		`in the scenario, or a speed file (kaeload speed on openssl speed -async_jobs output)`,
 }
 
-// said holds messages and phrases parsed (in init: its funcs call say).
+// said holds messages parsed (in init: its funcs call say).
 var said *template.Template
 
 func init() {
@@ -439,9 +434,6 @@ func init() {
 	})
 	for c, src := range messages {
 		template.Must(said.New(string(c)).Parse(src))
-	}
-	for name, src := range phrases {
-		template.Must(said.New(name).Parse(src))
 	}
 }
 

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -71,15 +70,11 @@ func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]stri
 	return fmt.Errorf("speed format %q: want text, csv or json", kind)
 }
 
-// writeIndentedJSON writes v indented, "<" and ">" as they are (thresholds quote them).
+// writeIndentedJSON writes v indented, "<" and ">" as they are (thresholds quote them); Encode
+// writes w once, after v is encoded: nothing on an error.
 func writeIndentedJSON(w io.Writer, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return enc.Encode(v)
 }

@@ -74,17 +74,13 @@ func (d *doc) hostGroups(groups []results.Group) {
 	if !slices.ContainsFunc(groups, func(g results.Group) bool { return g.Host != "" }) {
 		return
 	}
-	var hosts []string
-	byHost := map[string][]results.Group{}
-	for _, g := range groups {
-		h := cmp.Or(g.Host, "local")
-		if byHost[h] == nil {
-			hosts = append(hosts, h)
+	host := func(g results.Group) string { return cmp.Or(g.Host, "local") }
+	for i, g := range groups {
+		name := host(g)
+		if slices.ContainsFunc(groups[:i], func(o results.Group) bool { return host(o) == name }) {
+			continue // written with its host's first group
 		}
-		byHost[h] = append(byHost[h], g)
-	}
-	for _, name := range hosts {
-		gs := byHost[name]
+		gs := slices.DeleteFunc(slices.Clone(groups), func(o results.Group) bool { return host(o) != name })
 		var ids, cpus []string
 		var seconds, busiest float64
 		measured := false

@@ -23,40 +23,24 @@ type Window struct {
 	OtherBound    bool    `json:"other_bound,omitempty"`
 }
 
-// Source says where a parameter came from.
-type Source string
-
-// The sources of a parameter: the windows, the scenario, a speed file, or an assumption.
-const (
-	FromWindows   Source = "windows"
-	FromScenario  Source = "scenario"   // accelerator.capacity
-	FromSpeedFile Source = "speed-file" // kaeload speed on openssl speed's output
-	Assumed       Source = "assumed"    // β = 1: no window saturated the CPUs
-)
-
 // Input is what Predict fits; Capacity is the device's ops/s from the scenario or a speed file (0: none).
 type Input struct {
-	Windows      []Window
-	Capacity     float64
-	CapacityFrom Source
+	Windows  []Window
+	Capacity float64
 }
 
-// Code is a prediction's status, or a thing it needs.
+// Code is a prediction's status.
 type Code string
 
-// The codes, worded by notes; the Need codes would give D.
+// The codes, worded by notes (which name what would give D).
 const (
 	OK           Code = "ok"
 	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
 	BadWindow    Code = "bad-window"     // Prediction.Window's is out of range or not finite
 	BadCapacity  Code = "bad-capacity"   // negative or not finite
 	CPUsDiffer   Code = "cpus-differ"    // the windows' server CPU counts
-	NoCapacity   Code = "no-capacity"    // D unknown; Prediction.Needs
+	NoCapacity   Code = "no-capacity"    // D unknown
 	BadFit       Code = "bad-fit"        // a CPU per request ≤ 0 or not finite
-
-	NeedDeviceWindow     Code = "need-device-window"
-	NeedScenarioCapacity Code = "need-scenario-capacity"
-	NeedSpeedFile        Code = "need-speed-file"
 )
 
 // Range is an estimate and its 95 % range (Low = High = Value without spread).
@@ -66,23 +50,17 @@ type Range struct {
 	High  float64 `json:"high"`
 }
 
-// Prediction is the fitted model with its ranges, r*, T* and each side's bound; Ranged: with repetitions.
+// Prediction is the fitted model, r* and T* with their ranges, and each side's bound; Ranged: with
+// repetitions.
 type Prediction struct {
-	Status       Code   `json:"status"`
-	Window       int    `json:"window,omitempty"` // BadWindow's index
-	Ratios       int    `json:"ratios"`           // distinct ratios
-	Needs        []Code `json:"needs,omitempty"`  // NoCapacity's sources of D
-	Model        Model  `json:"model"`
-	A            Range  `json:"a"`
-	B            Range  `json:"b"`
-	Beta         Range  `json:"beta"`
-	Capacity     Range  `json:"capacity"`
-	BetaFrom     Source `json:"beta_from,omitempty"`
-	CapacityFrom Source `json:"capacity_from,omitempty"`
-	Ranged       bool   `json:"ranged"`
-	Ratio        Range  `json:"ratio"` // r*
-	Rate         Range  `json:"rate"`  // T*
-	Sides        []Side `json:"sides,omitempty"`
+	Status Code   `json:"status"`
+	Window int    `json:"window,omitempty"` // BadWindow's index
+	Ratios int    `json:"ratios"`           // distinct ratios
+	Model  Model  `json:"model"`
+	Ranged bool   `json:"ranged"`
+	Ratio  Range  `json:"ratio"` // r*
+	Rate   Range  `json:"rate"`  // T*
+	Sides  []Side `json:"sides,omitempty"`
 }
 
 // Draws and Seed fix the resample behind the ranges.
@@ -103,14 +81,13 @@ func Predict(in Input) Prediction {
 		p.Status = TooFewRatios
 		return p
 	}
-	p.Model, p.BetaFrom, p.CapacityFrom = fit(in.Windows, in)
+	p.Model = fit(in.Windows, in)
 	if !valid(p.Model) {
 		p.Status = BadFit
 		return p
 	}
 	if p.Model.Capacity == 0 {
-		p.Status, p.CapacityFrom = NoCapacity, ""
-		p.Needs = []Code{NeedDeviceWindow, NeedScenarioCapacity, NeedSpeedFile}
+		p.Status = NoCapacity
 		return p
 	}
 	p.resample(in, sr, sc, df)
@@ -144,7 +121,7 @@ func valid(m Model) bool {
 }
 
 // fit assumes β = 1 when no window saturated the CPUs.
-func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
+func fit(ws []Window, in Input) Model {
 	var ratios, cpus, busy, caps []float64
 	for _, w := range ws {
 		ratios, cpus = append(ratios, w.Ratio), append(cpus, w.CPUPerRequest)
@@ -157,15 +134,14 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 		}
 	}
 	b, slope := stat.LinearRegression(ratios, cpus, nil, false)
-	m = Model{B: b, A: b + slope, CPUs: ws[0].CPUs, Beta: 1, Capacity: in.Capacity}
-	betaFrom, capFrom = Assumed, in.CapacityFrom
+	m := Model{B: b, A: b + slope, CPUs: ws[0].CPUs, Beta: 1, Capacity: in.Capacity}
 	if len(busy) > 0 {
-		m.Beta, betaFrom = stat.Mean(busy, nil), FromWindows
+		m.Beta = stat.Mean(busy, nil)
 	}
 	if len(caps) > 0 {
-		m.Capacity, capFrom = stat.Mean(caps, nil), FromWindows
+		m.Capacity = stat.Mean(caps, nil)
 	}
-	return m, betaFrom, capFrom
+	return m
 }
 
 // noise is the pooled sd of ln rate and ln CPU per request among a ratio's repetitions; df = windows − ratios.
@@ -196,7 +172,7 @@ func (p *Prediction) resample(in Input, sr, sc float64, df int) {
 	p.Ranged = df > 0
 	rng := rand.New(rand.NewPCG(Seed, Seed))
 	ws := slices.Clone(in.Windows)
-	var draws [6][]float64 // indexed as estimates(): a, b, β, D, r*, T*
+	var draws [2][]float64 // r*, T*
 	for i := 0; i < Draws && p.Ranged; i++ {
 		// u turns the normal noise below into Student-t noise.
 		u := math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand())
@@ -204,14 +180,14 @@ func (p *Prediction) resample(in Input, sr, sc float64, df int) {
 			fr, fc := math.Exp(u*sr*rng.NormFloat64()), math.Exp(u*sc*rng.NormFloat64())
 			ws[j].Rate, ws[j].CPUPerRequest, ws[j].Busy = w.Rate*fr, w.CPUPerRequest*fc, w.Busy*fr*fc
 		}
-		if m, _, _ := fit(ws, in); valid(m) {
-			for k, v := range m.estimates() {
-				draws[k] = append(draws[k], v)
-			}
+		if m := fit(ws, in); valid(m) {
+			r, t := m.Best()
+			draws[0], draws[1] = append(draws[0], r), append(draws[1], t)
 		}
 	}
-	rgs := []*Range{&p.A, &p.B, &p.Beta, &p.Capacity, &p.Ratio, &p.Rate}
-	for k, v := range p.Model.estimates() {
+	r, t := p.Model.Best()
+	rgs := []*Range{&p.Ratio, &p.Rate}
+	for k, v := range []float64{r, t} {
 		*rgs[k] = Range{v, v, v}
 		if d := draws[k]; len(d) > 0 {
 			slices.Sort(d)
@@ -219,10 +195,4 @@ func (p *Prediction) resample(in Input, sr, sc float64, df int) {
 			rgs[k].Low, rgs[k].High = min(q(0.025), v), max(q(0.975), v)
 		}
 	}
-}
-
-// estimates are m's a, b, β, D, r* and T*, the ranged parameters.
-func (m Model) estimates() [6]float64 {
-	r, t := m.Best()
-	return [6]float64{m.A, m.B, m.Beta, m.Capacity, r, t}
 }

@@ -53,7 +53,7 @@ func TestExactRecovery(t *testing.T) {
 		{"clamped at 1: offload costs more CPU (sync)", Model{A: 1e-3, B: 1.5e-3, Beta: 0.9, CPUs: 2, Capacity: 1000}, 0, 1, 1800, []Bound{BoundDevice, BoundCPU}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := Predict(Input{Windows: synth(c.m, fiveRatios, 1, 0, nil), Capacity: c.capacity, CapacityFrom: FromScenario})
+			p := Predict(Input{Windows: synth(c.m, fiveRatios, 1, 0, nil), Capacity: c.capacity})
 			if p.Status != OK {
 				t.Fatalf("status %s: %+v", p.Status, p)
 			}
@@ -155,15 +155,15 @@ func TestNoCapacity(t *testing.T) {
 	m := Model{A: 2e-3, B: 1e-3, Beta: 0.9, CPUs: 4, Capacity: 1e5}
 	ws := synth(m, fiveRatios, 1, 0, nil)
 	p := Predict(Input{Windows: ws})
-	if want := []Code{NeedDeviceWindow, NeedScenarioCapacity, NeedSpeedFile}; p.Status != NoCapacity || !slices.Equal(p.Needs, want) {
-		t.Fatalf("status %s needs %v, want %s %v", p.Status, p.Needs, NoCapacity, want)
+	if p.Status != NoCapacity {
+		t.Fatalf("status %s, want %s", p.Status, NoCapacity)
 	}
 	if p.Sides != nil || p.Ratio.Value != 0 {
 		t.Errorf("D unknown, yet %v %v", p.Sides, p.Ratio)
 	}
-	p = Predict(Input{Windows: ws, Capacity: 5000, CapacityFrom: FromSpeedFile})
-	if p.Status != OK || p.CapacityFrom != FromSpeedFile || !near(p.Ratio.Value, formula(Model{2e-3, 1e-3, 0.9, 4, 5000}), 1e-9) {
-		t.Errorf("with a speed file's D: status %s from %s r* %g", p.Status, p.CapacityFrom, p.Ratio.Value)
+	p = Predict(Input{Windows: ws, Capacity: 5000})
+	if p.Status != OK || p.Model.Capacity != 5000 || !near(p.Ratio.Value, formula(Model{2e-3, 1e-3, 0.9, 4, 5000}), 1e-9) {
+		t.Errorf("with a speed file's D: status %s D %g r* %g", p.Status, p.Model.Capacity, p.Ratio.Value)
 	}
 }
 
@@ -205,12 +205,12 @@ func TestStatuses(t *testing.T) {
 }
 
 // TestBetaAssumed: when no window saturates the server's CPUs, β is taken
-// as 1 and the prediction says so.
+// as 1.
 func TestBetaAssumed(t *testing.T) {
 	m := Model{A: 1.30e-3, B: 0.35e-3, Beta: 1, CPUs: 1, Capacity: 600}
 	p := Predict(Input{Windows: synth(m, []float64{0, 0.2, 0.4}, 1, 0, nil)})
-	if p.Status != OK || p.BetaFrom != Assumed || p.Model.Beta != 1 || !near(p.Ratio.Value, formula(m), 1e-9) {
-		t.Errorf("status %s β %g from %s r* %g, want %g", p.Status, p.Model.Beta, p.BetaFrom, p.Ratio.Value, formula(m))
+	if p.Status != OK || p.Model.Beta != 1 || !near(p.Ratio.Value, formula(m), 1e-9) {
+		t.Errorf("status %s β %g r* %g, want %g", p.Status, p.Model.Beta, p.Ratio.Value, formula(m))
 	}
 }
 
@@ -235,11 +235,11 @@ func FuzzPredict(f *testing.F) {
 	f.Add([]byte{0, 0, 10, 20, 30, 1, 255, 90, 10, 250, 40, 1}, 0.0)
 	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 240, 63}, 600.0)
 	f.Fuzz(func(t *testing.T, b []byte, capacity float64) {
-		p := Predict(Input{Windows: decode(b), Capacity: capacity, CapacityFrom: FromScenario})
+		p := Predict(Input{Windows: decode(b), Capacity: capacity})
 		if p.Status != OK {
 			return
 		}
-		for _, rg := range []Range{p.A, p.B, p.Beta, p.Capacity, p.Ratio, p.Rate} {
+		for _, rg := range []Range{p.Ratio, p.Rate} {
 			if !finite(rg.Value, rg.Low, rg.High) || !(rg.Low <= rg.Value && rg.Value <= rg.High) {
 				t.Fatalf("range %v in %+v", rg, p)
 			}
@@ -273,20 +273,20 @@ func decode(b []byte) []Window {
 }
 
 // TestCapacityPrecedence: a device-bound window's D wins over a given
-// one; a given one with no source named still counts.
+// one; a given one counts where no window gives D.
 func TestCapacityPrecedence(t *testing.T) {
 	m := Model{A: 1.30e-3, B: 0.35e-3, Beta: 0.95, CPUs: 1, Capacity: 600}
-	p := Predict(Input{Windows: synth(m, fiveRatios, 1, 0, nil), Capacity: 900, CapacityFrom: FromScenario})
-	if p.CapacityFrom != FromWindows || !near(p.Model.Capacity, 600, 1e-9) {
-		t.Errorf("D %g from %s, want 600 from the windows", p.Model.Capacity, p.CapacityFrom)
+	p := Predict(Input{Windows: synth(m, fiveRatios, 1, 0, nil), Capacity: 900})
+	if !near(p.Model.Capacity, 600, 1e-9) {
+		t.Errorf("D %g, want 600 from the windows", p.Model.Capacity)
 	}
 	ws := synth(m, fiveRatios, 1, 0, nil)
 	for i := range ws {
 		ws[i].Rate *= 0.5 // the client limits every window: no D, no β
 		ws[i].OtherBound, ws[i].Saturated = true, false
 	}
-	if p := Predict(Input{Windows: ws}); p.Status != NoCapacity || p.BetaFrom != Assumed || !near(p.Model.A, m.A, 1e-9) {
-		t.Errorf("client-bound windows: status %s β from %s a %g", p.Status, p.BetaFrom, p.Model.A)
+	if p := Predict(Input{Windows: ws}); p.Status != NoCapacity || p.Model.Beta != 1 || !near(p.Model.A, m.A, 1e-9) {
+		t.Errorf("client-bound windows: status %s β %g a %g", p.Status, p.Model.Beta, p.Model.A)
 	}
 	sat := synth(Model{A: 2e-3, B: 1e-3, Beta: 0.9, CPUs: 4, Capacity: 1e5}, fiveRatios, 1, 0, nil)
 	if p := Predict(Input{Windows: sat, Capacity: 5000}); p.Status != OK || p.Model.Capacity != 5000 {

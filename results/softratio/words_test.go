@@ -40,13 +40,15 @@ func TestSoftRatioWords(t *testing.T) {
 // would give the device's capacity.
 func TestSoftRatioWordsWithout(t *testing.T) {
 	for _, st := range []softratio.Code{softratio.TooFewRatios, softratio.BadWindow, softratio.CPUsDiffer, softratio.BadCapacity, softratio.BadFit, softratio.NoCapacity} {
-		p := softratio.Prediction{Status: st, Needs: []softratio.Code{softratio.NeedScenarioCapacity}}
+		p := softratio.Prediction{Status: st}
 		if got := softRatioWords(p); !strings.HasPrefix(got, "no soft-ratio prediction") || strings.Contains(got, "%!") {
 			t.Errorf("%s: %q", st, got)
 		}
 	}
-	p := softratio.Prediction{Status: softratio.NoCapacity, Needs: []softratio.Code{softratio.NeedScenarioCapacity}}
-	if got := softRatioWords(p); !strings.Contains(got, "accelerator.capacity") {
+	p := softratio.Prediction{Status: softratio.NoCapacity}
+	if got, want := softRatioWords(p), "no soft-ratio prediction: the device's capacity is unknown; it needs a window "+
+		"where the device was the bottleneck (server CPUs not saturated, soft ratio below 100), or accelerator.capacity in "+
+		"the scenario, or a speed file (kaeload speed on openssl speed -async_jobs output)"; got != want {
 		t.Errorf("no capacity: %q", got)
 	}
 }
