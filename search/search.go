@@ -391,13 +391,13 @@ func Analyze(cfg Config, done []Window) Answer {
 	for i, p := range s.order {
 		samples[i] = s.scores[p]
 	}
-	top, plateau, untested := stats.SearchPlateau(samples)
-	a.Best = s.order[top]
+	j := stats.PairPlateau(samples, nil)
+	a.Best = s.order[j.Top]
 	a.Stats = stats.Summarize(s.scores[a.Best])
-	for _, i := range plateau {
+	for _, i := range j.Plateau {
 		a.Plateau = append(a.Plateau, s.order[i])
 	}
-	for _, i := range untested {
+	for _, i := range j.Untested {
 		a.Untested = append(a.Untested, s.order[i])
 	}
 	if len(a.Plateau) > 0 {

@@ -237,7 +237,7 @@ func TestSimEquivalence(t *testing.T) {
 // happen in at most α of runs, whatever k. The baseline's veto (a claim
 // about the baseline must agree with its comparison) only removes
 // claims, so the rule is tested without it, as the search uses it
-// (SearchPlateau). The simulation also runs the rule this replaced, Holm
+// (PairPlateau). The simulation also runs the rule this replaced, Holm
 // over the top's k−1 comparisons alone, to show that it can tell: the top
 // is the largest of k means, so with 11 values that rule put a value off
 // the plateau in about one run in nine.
@@ -258,7 +258,7 @@ func TestSimSweepFalseAlarms(t *testing.T) {
 			if len(j.Plateau) < tt.variants {
 				offPlateau++
 			}
-			if _, plateau, _ := stats.SearchPlateau(rates); len(plateau) < tt.variants {
+			if len(stats.PairPlateau(rates, nil).Plateau) < tt.variants {
 				search++
 			}
 			b, off := oldRule(rates, j.Top)

@@ -84,8 +84,7 @@ func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSum
 	if j.Top < 0 || j.Family == 0 {
 		return sw
 	}
-	plateau, untested := j.SearchLists(samples) // untested values are not below Top
-	sw.Plateau = slices.Sorted(slices.Values(slices.Concat(plateau, untested)))
+	sw.Plateau = slices.Sorted(slices.Values(slices.Concat(j.Plateau, j.Untested))) // untested are not below Top
 	if len(sw.Plateau) == 1 {
 		sw.Best = j.Top
 	}
@@ -194,14 +193,13 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 		p.Stats = stats.Summarize(shown)
 	}
 	j := stats.PairPlateau(samples, nil)
-	plateau, untested := j.SearchLists(samples)
-	sum.Best, sum.Plateau, sum.Family, sum.Caution = j.Top, plateau, j.Family, j.Caution
+	sum.Best, sum.Plateau, sum.Family, sum.Caution = j.Top, j.Plateau, j.Family, j.Caution
 	for i := range sum.Points {
 		p := &sum.Points[i]
-		p.Plateau, p.Untested = slices.Contains(plateau, i), slices.Contains(untested, i)
+		p.Plateau, p.Untested = slices.Contains(j.Plateau, i), slices.Contains(j.Untested, i)
 	}
-	if len(plateau) > 0 {
-		sum.PlateauLow = plateau[0]
+	if len(j.Plateau) > 0 {
+		sum.PlateauLow = j.Plateau[0]
 	}
 	return sum
 }

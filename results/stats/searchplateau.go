@@ -5,46 +5,20 @@ import (
 	"sync"
 )
 
-// SearchPlateau judges points by their windows' scores (higher is better): top has the highest
-// mean (-1: none), plateau the points top does not beat significantly, untested those not tested.
-func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
-	j := PairPlateau(samples, nil)
-	plateau, untested = j.SearchLists(samples)
-	return j.Top, plateau, untested
-}
-
-// SearchLists are SearchPlateau's plateau and untested points of j.
-func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
-	if j.Top < 0 {
-		return nil, nil
-	}
-	for i, s := range samples {
-		switch {
-		case i == j.Top:
-			plateau = append(plateau, i)
-		case len(s) == 0:
-		case !j.Tested[i]:
-			untested = append(untested, i)
-		case !j.Below[i]:
-			plateau = append(plateau, i)
-		}
-	}
-	return plateau, untested
-}
-
 // Pairs is PairPlateau's judgement: Top the first highest mean of the testable samples (of all
-// when none is; -1: none), Below[i]: Top is significantly better; Tested[i]: the two could be.
+// when none is; -1: none), Plateau (with Top) the points Top does not beat significantly, Untested
+// those that could not be tested with Top; empty samples are in neither.
 type Pairs struct {
-	Top           int
-	Below, Tested []bool
-	Family        int    // pairs judged together, not only Top's
-	Caution       string // of Top's test with the fewest values
+	Top               int
+	Plateau, Untested []int
+	Family            int    // pairs judged together, not only Top's
+	Caution           string // of Top's test with the fewest values
 }
 
 // PairPlateau judges every testable pair as one Holm–Shaffer family: Holm over Top's pairs alone
-// called a "best" among identical values in 10.8 % of sweeps. agree may veto a Below.
+// called a "best" among identical values in 10.8 % of sweeps. agree may veto Top's beating one.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
-	j := Pairs{Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
+	j, tested := Pairs{}, make([]bool, len(samples))
 	means, logs := make([]float64, len(samples)), make([][]float64, len(samples))
 	testable, best := 0, [2]int{-1, -1} // the first highest mean of the untestable, of the testable
 	for i, s := range samples {
@@ -62,7 +36,6 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	}
 	if j.Top = best[1]; j.Top < 0 {
 		j.Top = best[0] // nothing testable: no pair either
-		return j
 	}
 	// Every testable pair by Compare's test; at[other]: the index in ps of Top's pair with other.
 	ps := make([]float64, 0, testable*(testable-1)/2)
@@ -77,7 +50,7 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 				continue // Compare's TestCannot, outside the family
 			}
 			if other := a + b - j.Top; a == j.Top || b == j.Top {
-				j.Tested[other], at[other] = true, len(ps)
+				tested[other], at[other] = true, len(ps)
 				c.N = min(len(logs[a]), len(logs[b]))
 				if s := caution(c); s != "" && (fewest == 0 || c.N < fewest) {
 					fewest, j.Caution = c.N, s
@@ -88,9 +61,16 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	}
 	j.Family = len(ps)
 	adj := shaffer(ps, testable)
-	for other, k := range at {
-		j.Below[other] = j.Tested[other] && adj[k] < Alpha && means[other] < means[j.Top] &&
-			(agree == nil || agree(j.Top, other))
+	for i, s := range samples {
+		switch {
+		case i == j.Top:
+			j.Plateau = append(j.Plateau, i)
+		case len(s) == 0:
+		case !tested[i]:
+			j.Untested = append(j.Untested, i)
+		case !(adj[at[i]] < Alpha && means[i] < means[j.Top]) || agree != nil && !agree(j.Top, i):
+			j.Plateau = append(j.Plateau, i)
+		}
 	}
 	return j
 }

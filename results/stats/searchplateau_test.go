@@ -20,7 +20,8 @@ func TestSearchPlateauOnceNotTop(t *testing.T) {
 		{150, 151, 149},      // 3: half the cost: below
 		nil,                  // 4: not visited
 	}
-	top, plateau, untested := SearchPlateau(samples)
+	j := PairPlateau(samples, nil)
+	top, plateau, untested := j.Top, j.Plateau, j.Untested
 	if top != 1 {
 		t.Errorf("top %d, want 1 (the once-measured 2 beside testable points)", top)
 	}
@@ -32,11 +33,12 @@ func TestSearchPlateauOnceNotTop(t *testing.T) {
 	}
 
 	// With nothing testable, the highest single window is all there is.
-	top, plateau, untested = SearchPlateau([][]float64{{300}, {330}, nil})
+	j = PairPlateau([][]float64{{300}, {330}, nil}, nil)
+	top, plateau, untested = j.Top, j.Plateau, j.Untested
 	if top != 1 || !slices.Equal(plateau, []int{1}) || !slices.Equal(untested, []int{0}) {
 		t.Errorf("all once: top %d plateau %v untested %v, want 1 [1] [0]", top, plateau, untested)
 	}
-	if top, _, _ := SearchPlateau([][]float64{nil, nil}); top != -1 {
+	if top := PairPlateau([][]float64{nil, nil}, nil).Top; top != -1 {
 		t.Errorf("nothing measured: top %d, want -1", top)
 	}
 }

@@ -59,12 +59,7 @@ func TestSweepThousandValues(t *testing.T) {
 		samples[500][i] *= 2
 	}
 	j := PairPlateau(samples, nil)
-	below := 0
-	for _, b := range j.Below {
-		if b {
-			below++
-		}
-	}
+	below := len(samples) - len(j.Plateau) - len(j.Untested)
 	if j.Top != 500 || j.Family != 1000*999/2 || below != 999 {
 		t.Errorf("1,000 values, value 500 at twice the rest: top %d, family %d, %d below it; want 500, %d, 999", j.Top, j.Family, below, 1000*999/2)
 	}
@@ -100,12 +95,7 @@ func TestRepsForBest(t *testing.T) {
 				}
 			}
 			j := PairPlateau(s, nil)
-			below := 0
-			for _, b := range j.Below {
-				if b {
-					below++
-				}
-			}
+			below := len(s) - len(j.Plateau) - len(j.Untested)
 			if j.Top == 5 && below == values-1 {
 				hits++
 			}
