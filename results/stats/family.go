@@ -78,7 +78,7 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 	c.SEPct, c.MDEPct, c.HasMDE = math.Expm1(se)*100, 0, se == 0
 	lo, hi := d, d // no noise at all: any difference is found (MDE 0), and it is its own bound
 	if se != 0 {
-		if pct := math.Expm1(reportedNoncentrality(c.DF, alpha)*se) * 100; finite(pct) {
+		if pct := math.Expm1(noncentralityAt(c.DF, alpha, Power, true)*se) * 100; finite(pct) {
 			c.MDEPct, c.HasMDE = pct, true
 		} else {
 			c.MDENote = MDENotDeterminable
@@ -98,13 +98,6 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// noncentrality is the λ where a t-test at alpha rejects with Power (+Inf past 1e9): the MDE of a known
-// se (the shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3).
-func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, false) }
-
-// reportedNoncentrality is the c at which c·(estimated se) is found with Power, averaged over se.
-func reportedNoncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, true) }
-
 var noncentralities sync.Map // noncentralityKey -> float64
 
 type noncentralityKey struct {
@@ -112,7 +105,9 @@ type noncentralityKey struct {
 	reported         bool
 }
 
-// noncentralityAt is noncentrality at power or, when reported, reportedNoncentrality's c; both cached.
+// noncentralityAt is the λ where a t-test at alpha rejects with power (+Inf past 1e9): the MDE of a
+// known se (the shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3); when reported, the c at
+// which c·(estimated se) is found with power, averaged over se (judge's MDE). Both cached.
 func noncentralityAt(df, alpha, power float64, reported bool) float64 {
 	key := noncentralityKey{df, alpha, power, reported}
 	if v, ok := noncentralities.Load(key); ok {
@@ -365,7 +360,7 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 		return math.Inf(1)
 	}
 	se := noisePct / 100 * math.Sqrt(2/float64(n))
-	return math.Expm1(noncentrality(float64(2*n-2), Alpha/float64(max(family, 1)))*se) * 100
+	return math.Expm1(noncentralityAt(float64(2*n-2), Alpha/float64(max(family, 1)), Power, false)*se) * 100
 }
 
 // RepsForBest is the repetitions per value that name a best effect above every other with Power

@@ -204,3 +204,9 @@ func trueNullCounts(k int) []int {
 	}
 	return out
 }
+
+// noncentrality is the λ where a t-test at alpha rejects with Power: the MDE of a known se.
+func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, false) }
+
+// reportedNoncentrality is the c at which c·(estimated se) is found with Power, averaged over se.
+func reportedNoncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power, true) }

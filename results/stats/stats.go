@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -113,8 +112,6 @@ const (
 	TestNoBaseline   = "baseline not measured: no test"
 )
 
-var logTests = map[string]string{TestWelch: TestWelchLog, TestStudent: TestStudentLog} // tTest's names on ln
-
 // Comparison is a sample against a baseline, every field finite (p 1 untested); MDEPct: the least true
 // difference found with Power at Alpha/Family; EquivalenceBoundPct: the least ±X % TOST rules out.
 type Comparison struct {
@@ -175,7 +172,6 @@ func compare(base, other []float64) (c Comparison, d, se float64) {
 	if c.Test == TestZeroVariance && !c.Significant {
 		c.DeltaPct = 0 // the same to within rounding
 	}
-	c.Test = cmp.Or(logTests[c.Test], c.Test)
 	c.PAdjusted, c.Adjustment, c.Family = c.PValue, AdjustNone, 1
 	c.N = min(len(base), len(other))
 	c.Caution = caution(c)
@@ -207,7 +203,7 @@ func logOf(xs []float64) ([]float64, bool) {
 	return out, true
 }
 
-// tTest is Welch's or the pooled two-sided t-test, spreads up to tol as zero; d (0 within tol), se.
+// tTest is Welch's or the pooled two-sided t-test of logs, spreads up to tol as zero; d (0 within tol), se.
 func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
 	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone} // both callers pass 2+ values a side
 	mb, sb := MeanStdDev(base)
@@ -229,9 +225,9 @@ func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se
 		return c, d, 0
 	}
 	welchDF := (vb + vo) * (vb + vo) / (vb*vb/float64(len(base)-1) + vo*vo/float64(len(other)-1))
-	c.Test, c.DF = TestWelch, welchDF
+	c.Test, c.DF = TestWelchLog, welchDF
 	if pooled {
-		c.Test, c.DF = TestStudent, float64(len(base)+len(other)-2)
+		c.Test, c.DF = TestStudentLog, float64(len(base)+len(other)-2)
 	}
 	c.T = d / se
 	c.PValue = min(1, 2*studentTUpper(math.Abs(c.T), c.DF))

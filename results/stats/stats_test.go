@@ -235,10 +235,10 @@ func TestWelchTextbook(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := Welch(tt.base, tt.other)
-		if got.Test != TestWelch || got.Significant != tt.wantSig || !near(got.T, tt.wantT, 1e-12) ||
+		if got.Test != TestWelchLog || got.Significant != tt.wantSig || !near(got.T, tt.wantT, 1e-12) ||
 			!near(got.DF, tt.wantDF, 1e-12) || !near(got.PValue, tt.wantP, 1e-9) {
 			t.Errorf("%s: Welch = %+v, want t=%v df=%v p=%v significant=%v test=%q",
-				tt.name, got, tt.wantT, tt.wantDF, tt.wantP, tt.wantSig, TestWelch)
+				tt.name, got, tt.wantT, tt.wantDF, tt.wantP, tt.wantSig, TestWelchLog)
 		}
 		// Swapping the sides flips t, not p.
 		rev := Welch(tt.other, tt.base)
