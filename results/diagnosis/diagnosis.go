@@ -146,7 +146,10 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	}
 	out.Interval, out.Hosts = t.Interval, windowCounts(t)
 	j := newJudge(rep, out.Hosts, opts)
-	out.Range, out.Listener, out.Traffic = j.rateRange(), j.listener, j.traffic()
+	out.Listener, out.Traffic = j.listener, j.traffic()
+	if len(j.rates) > 0 {
+		out.Range = &RateRange{Min: slices.Min(j.rates), Median: j.median, Max: slices.Max(j.rates), Intervals: len(j.rates)}
+	}
 	out.Stalls, out.StallsJudged = j.stallList, j.stallsWhy == ""
 	for _, r := range allRules {
 		ds, why := r.judge(j)

@@ -61,13 +61,6 @@ func rateOf(pts []results.Point) float64 {
 	return ok / d.Seconds()
 }
 
-func (w *window) rateRange() *RateRange {
-	if len(w.rates) == 0 {
-		return nil
-	}
-	return &RateRange{Min: slices.Min(w.rates), Median: w.median, Max: slices.Max(w.rates), Intervals: len(w.rates)}
-}
-
 // judgeable says why a rule needing need intervals cannot judge; "" when it can.
 func (w *window) judgeable(need int) string {
 	if len(w.pts) < need {
