@@ -124,9 +124,8 @@ func Run(r *results.Run) [][]Repetition {
 		v := &r.Variants[i]
 		opts := Options{Margin: r.Equivalence}
 		if r.Capacity == nil { // a capacity search's steps run at different rates
-			if pct, ok := stats.NoisePct(v.Rates()); ok {
-				opts.RepNoise = pct / 100
-			}
+			pct, _ := stats.NoisePct(v.Rates()) // 0 when unknown
+			opts.RepNoise = pct / 100
 		}
 		out[i] = make([]Repetition, len(v.Reps))
 		for j := range v.Reps {
@@ -138,13 +137,11 @@ func Run(r *results.Run) [][]Repetition {
 
 // Rep diagnoses one repetition of variant.
 func Rep(variant string, rep *results.Rep, opts Options) Repetition {
-	out := Repetition{}
 	t := rep.Timeline
 	if t == nil {
-		out.NoTimeline = true
-		return out
+		return Repetition{NoTimeline: true}
 	}
-	out.Interval, out.Hosts = t.Interval, windowCounts(t)
+	out := Repetition{Interval: t.Interval, Hosts: windowCounts(t)}
 	j := newJudge(rep, out.Hosts, opts)
 	out.Listener, out.Traffic = j.listener, j.traffic()
 	if len(j.rates) > 0 {

@@ -1,6 +1,7 @@
 package diagnosis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -156,10 +157,7 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 	}
 	sigma := math.Sqrt(ss / (2 * float64(n-1)))
 	statBound := stats.StudentTQuantile(steadyQuantile, float64(n-1)) * sigma * math.Sqrt(2/float64(k))
-	margin := j.opts.Margin
-	if margin <= 0 {
-		margin = results.DefaultEquivalence
-	}
+	margin := cmp.Or(max(j.opts.Margin, 0), results.DefaultEquivalence) // not positive: the default
 	if math.Abs(diff) <= statBound || math.Abs(diff) <= max(j.opts.RepNoise, math.Log1p(margin)) {
 		return nil, ""
 	}
