@@ -15,7 +15,7 @@ import (
 )
 
 // Catalogue is every measure, in summary.csv's column order, JSON-only measures beside their CSV columns.
-var Catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
+var Catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
 var counts = []Measure{

@@ -14,16 +14,23 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// latencyRow is a row of the text report's latency table, in ms; "intended" has none without a histogram.
+// latencyRow is a row of the latency tables in ms: the text report's of a repetition (p50 to max),
+// the page's of a variant's reps merged ("count" too); "intended" has none without a histogram, nor on the page.
 func latencyRow(name, label string) Measure {
 	return Measure{Key: name + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Human: words,
-		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
+		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
 		Rep: func(x *Rep) Value {
 			h := latencyOf(&x.Rep.Total.Latency, name)
 			if name == "intended" && (h == nil || h.Histogram == nil) {
 				return Value{}
 			}
 			return latencyWords(h, x.Param)
+		},
+		Variant: func(x *Variant) Value {
+			if len(x.V.Reps) == 0 || name == "intended" {
+				return Value{}
+			}
+			return latencyWords(latencyOf(&x.S.Latency, name), x.Param)
 		}}
 }
 
@@ -91,20 +98,6 @@ var groupRows = []Measure{
 			return Value{Kind: Str, S: orTotal(x.G, busy)}
 		}},
 }
-
-// pageLatency is a row of the page's latency table, of a variant's reps merged.
-func pageLatency(name string) Measure {
-	return Measure{Key: "merged_" + name + "_%s", Unit: "ms", Label: name, Show: PageLatencies, Human: words,
-		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
-		Variant: func(x *Variant) Value {
-			if len(x.V.Reps) == 0 {
-				return Value{}
-			}
-			return latencyWords(latencyOf(&x.S.Latency, name), x.Param)
-		}}
-}
-
-var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake"), pageLatency("ttfb"), pageLatency("total")}
 
 // pageOnly: what the page's open-loop, server cost and CPU tables add.
 var pageOnly = []Measure{

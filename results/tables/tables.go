@@ -183,9 +183,10 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// Latencies has a row per family of a repetition's latencies, a column per member.
+// Latencies has a row per family of a repetition's latencies, a column per member but the count.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
+	cols = slices.DeleteFunc(cols, func(c measure.Column) bool { return c.Param == "count" })
 	t := latencyHeader(cols, "latency ms")
 	addLatencies(&t, cols, measure.Column.OfRep, x)
 	return t
@@ -193,7 +194,7 @@ func Latencies(x *measure.Rep) Table {
 
 // VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
-	cols := measure.Columns(m, measure.PageLatencies)
+	cols := measure.Columns(m, measure.Latencies)
 	t := latencyHeader(cols, "variant", "timing")
 	for i := range m.Run.Variants {
 		addLatencies(&t, cols, measure.Column.OfVariant, measure.NewVariant(m, i), m.Run.Variants[i].Name)
