@@ -113,19 +113,17 @@ var (
 
 // catalogued is the catalogue's measure key of a repetition or a variant.
 func catalogued(key string, rep bool) measure.Column {
-	for i := range measure.Catalogue {
-		if me := &measure.Catalogue[i]; me.Key == key && me.Each == nil && (rep && me.Rep != nil || !rep && me.Variant != nil) {
-			return measure.Column{Measure: me, Key: key, Label: me.Label}
-		}
-	}
-	panic("htmlreport: no measure " + key)
+	i := slices.IndexFunc(measure.Catalogue, func(me measure.Measure) bool {
+		return me.Key == key && (rep && me.Rep != nil || !rep && me.Variant != nil)
+	})
+	return measure.Column{Measure: &measure.Catalogue[i], Key: key, Label: measure.Catalogue[i].Label}
 }
 
 // build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
 	for _, c := range measure.Columns(m, measure.HTML) {
-		if pt.Extra && c.Rep != nil && !slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key }) {
+		if pt.Extra && c.Rep != nil { // the window's spreads: no page table names them
 			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key})
 		}
 	}
