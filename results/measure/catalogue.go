@@ -41,9 +41,9 @@ var counts = []Measure{
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
-		Metric: "kaeload_window_requests_per_second",
-		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
-	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
+		Metric:  "kaeload_window_requests_per_second",
+		Rep:     func(x *Rep) Value { return F3(x.Rep.Total.Rate()) },
+		Variant: func(x *Variant) Value { return Object(x.S.Stats) }}, // JSON alone shows a variant's
 	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
 		Fact: &Fact{"errors", 4, errorsLine}}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare()) }},

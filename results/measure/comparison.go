@@ -93,8 +93,6 @@ var comparison = []Measure{
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
 	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true, Human: words,
 		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
-	{Key: "notes", Label: "notes", Show: Markdown | Below, VOrder: 15, Left: true, Sparse: true, Human: words,
-		Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
 }
 
 // OwnCaveat is v's verdict caveat without the baseline's flags, said once under the baseline.
