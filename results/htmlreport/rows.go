@@ -78,16 +78,17 @@ type pageColumn struct {
 	Unit, Needs bool
 }
 
-// pageTable is a page table of catalogue measures, a row per variant, or per
-// repetition or group when By is "rep" or "group"; Extra adds the catalogue's other HTML measures.
+// pageTable is a page table of catalogue measures, a row per variant, or per repetition or group when By
+// is "rep" or "group": Cols, then those of output Of; Flags adds a repetition's failure and loud lines.
 type pageTable struct {
 	ID, By string
-	Extra  bool
+	Of     measure.Output
+	Flags  bool
 	Cols   []pageColumn
 }
 
 var (
-	repsTable = pageTable{ID: "reps-table", By: "rep", Extra: true, Cols: []pageColumn{
+	repsTable = pageTable{ID: "reps-table", By: "rep", Of: measure.HTML, Flags: true, Cols: []pageColumn{
 		{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 		{Key: "errors"}, {Key: "handshakes"}, {Key: "resumed"}, {Key: "connections"}, {Key: "status"}, {Key: "total_p99_ms"},
 	}}
@@ -105,10 +106,7 @@ var (
 		{Key: "client_busy_mean", Head: "client mean"}, {Key: "server_busy", Head: "server busy", Needs: true},
 		{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
 	}}
-	groupsTable = pageTable{By: "group", Cols: []pageColumn{
-		{Key: "variant_group_cpus"}, {Key: "variant_group_threads"}, {Key: "variant_group_conns"},
-		{Key: "variant_group_req_per_s"}, {Key: "variant_group_req_per_s_range"}, {Key: "variant_group_cpu_busy"},
-	}}
+	groupsTable = pageTable{By: "group", Of: measure.Groups}
 )
 
 // catalogued is the catalogue's measure key of a repetition or a variant.
@@ -121,9 +119,10 @@ func catalogued(key string, rep bool) measure.Column {
 
 // build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
-	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
-	for _, c := range measure.Columns(m, measure.HTML) {
-		if pt.Extra && c.Rep != nil { // the window's spreads: no page table names them
+	rep := pt.By == "rep"
+	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, rep) })
+	for _, c := range measure.Columns(m, pt.Of) {
+		if rep && c.Rep != nil || !rep && c.Variant != nil {
 			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key})
 		}
 	}
@@ -162,7 +161,7 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 				x := measure.NewRep(m, v.I, j)
 				ra := x.A
 				add(repClass(ra), func(c measure.Column) measure.Value { return c.OfRep(x) }, name, right(strconv.Itoa(x.Rep.Index+1)))
-				if pt.Extra { // its failure and loud lines on rows of their own
+				if pt.Flags { // its failure and loud lines on rows of their own
 					for _, l := range append(measure.RepFlags(ra), ra.OpenLoop, ra.Missed, ra.Backoff).Strings() {
 						if l != "" {
 							t.add(repClass(ra), td{}, td{Text: l, Class: "msg", Span: len(t.Head) - 1})

@@ -152,12 +152,12 @@ func VariantGroups(v *results.Variant) []*VariantGroup {
 
 // pageGroupRow is a column of the page's groups table, a row per group of a variant.
 func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
-	return Measure{Key: key, Unit: unit, Label: label, Show: Page, Human: words,
+	return Measure{Key: key, Unit: unit, Label: label, Show: Groups, Human: words,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
 var pageGroupRows = []Measure{
-	{Key: "variant_group_cpus", Label: "CPUs", Show: Page, Human: words, Left: true,
+	{Key: "variant_group_cpus", Label: "CPUs", Show: Groups, Human: words, Left: true,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: cmp.Or(x.G.CPUs, "unpinned")} }},
 	pageGroupRow("variant_group_threads", "", "threads", func(g *VariantGroup) string { return strconv.Itoa(g.Threads) }),
 	pageGroupRow("variant_group_conns", "", "connections", func(g *VariantGroup) string { return strconv.Itoa(g.Slots) }),

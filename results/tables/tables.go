@@ -228,7 +228,8 @@ func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column
 func Groups(x *measure.Rep) Table {
 	rows := append(slices.Clone(x.Rep.Groups), x.Rep.Total) // copies, read only
 	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
-		return c.Sparse && !slices.ContainsFunc(rows, func(g results.Group) bool { x.G = &g; return c.OfRep(x).Kind != measure.None })
+		has := func(g results.Group) bool { x.G = &g; return c.OfRep(x).Kind != measure.None }
+		return c.Rep == nil || c.Sparse && !slices.ContainsFunc(rows, has) // the page's groups are a variant's
 	})
 	t := Header(cols, "group")
 	for _, g := range rows {
