@@ -115,14 +115,14 @@ var latencies = []Measure{
 	latency("ttfb", 99, "", JSON, 0, 0),
 	latency("total", 50, "", CSV|JSON, 0, 0),
 	latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
-	{Key: "scheduled", Show: CSV | JSON,
+	{Key: "scheduled", Label: "starts due", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Scheduled)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Scheduled)) }},
 	{Key: "missed", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Missed)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Missed)) }},
-	latency("intended", 50, "", CSV|JSON, 0, 0),
-	latency("intended", 99, "", CSV|JSON, 0, 0),
+	latency("intended", 50, "p50 from intended", CSV|JSON, 0, 0),
+	latency("intended", 99, "p99 from intended", CSV|JSON, 0, 0),
 }
 
 // fullCPU is the client's CPU seconds when every group was measured.
