@@ -78,54 +78,45 @@ type pageColumn struct {
 	Unit, Needs bool
 }
 
-// pageTable is a page table of catalogue measures, a row per variant, or per
-// repetition or group when By is "rep" or "group"; Extra adds the catalogue's other HTML measures.
+// pageTable is a page table of catalogue measures, a row per variant, or per repetition or group when By
+// is "rep" or "group": Cols, then those of output Of; Flags adds a repetition's failure and loud lines.
 type pageTable struct {
 	ID, By string
-	Extra  bool
+	Of     measure.Output
+	Flags  bool
 	Cols   []pageColumn
 }
 
 var (
-	repsTable = pageTable{ID: "reps-table", By: "rep", Extra: true, Cols: []pageColumn{
+	repsTable = pageTable{ID: "reps-table", By: "rep", Of: measure.HTML, Flags: true, Cols: []pageColumn{
 		{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 		{Key: "errors"}, {Key: "handshakes"}, {Key: "resumed"}, {Key: "connections"}, {Key: "status"}, {Key: "total_p99_ms"},
 	}}
-	openLoopTable = pageTable{ID: "open-loop-table", Cols: []pageColumn{
-		{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
-		{Key: "intended_p99_ms", Head: "p99 from intended"}, {Key: "intended_p99.9_ms", Head: "p99.9 from intended"},
-	}}
-	serverCostTable = pageTable{ID: "server-cost", Cols: []pageColumn{
-		{Key: "server_cpu_reps", Head: "reps with server CPU"}, {Key: "server_cpu_s", Head: "server CPU time", Unit: true},
-		{Key: "req_per_server_cpu_s", Needs: true},
-		{Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)"}, {Key: "req_per_server_cpu_delta"},
-	}}
-	cpuTable = pageTable{By: "rep", Cols: []pageColumn{
-		{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
-		{Key: "client_busy_mean", Head: "client mean"}, {Key: "server_busy", Head: "server busy", Needs: true},
-		{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
-	}}
-	groupsTable = pageTable{By: "group", Cols: []pageColumn{
-		{Key: "variant_group_cpus"}, {Key: "variant_group_threads"}, {Key: "variant_group_conns"},
-		{Key: "variant_group_req_per_s"}, {Key: "variant_group_req_per_s_range"}, {Key: "variant_group_cpu_busy"},
-	}}
+	openLoopTable = pageTable{ID: "open-loop-table", Cols: []pageColumn{{Key: "scheduled", Needs: true}, {Key: "missed"},
+		{Key: "intended_p50_ms"}, {Key: "intended_p99_ms"}, {Key: "intended_p99.9_ms"}}}
+	serverCostTable = pageTable{ID: "server-cost", Cols: []pageColumn{{Key: "server_cpu_reps"},
+		{Key: "server_cpu_s", Head: "server CPU time", Unit: true}, {Key: "req_per_server_cpu_s", Needs: true},
+		{Key: "req_per_server_cpu_s_ci"}, {Key: "req_per_server_cpu_delta"}}}
+	cpuTable = pageTable{By: "rep", Cols: []pageColumn{{Key: "client_busy_max", Head: "client busiest group", Needs: true},
+		{Key: "client_busiest_group"}, {Key: "client_busy_mean"}, {Key: "server_busy", Needs: true},
+		{Key: "server_cpu_s", Head: "server CPU time", Unit: true}}}
+	groupsTable = pageTable{By: "group", Of: measure.Groups}
 )
 
 // catalogued is the catalogue's measure key of a repetition or a variant.
 func catalogued(key string, rep bool) measure.Column {
-	for i := range measure.Catalogue {
-		if me := &measure.Catalogue[i]; me.Key == key && me.Each == nil && (rep && me.Rep != nil || !rep && me.Variant != nil) {
-			return measure.Column{Measure: me, Key: key, Label: me.Label}
-		}
-	}
-	panic("htmlreport: no measure " + key)
+	i := slices.IndexFunc(measure.Catalogue, func(me measure.Measure) bool {
+		return me.Key == key && (rep && me.Rep != nil || !rep && me.Variant != nil)
+	})
+	return measure.Column{Measure: &measure.Catalogue[i], Key: key, Label: measure.Catalogue[i].Label}
 }
 
 // build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
-	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, pt.By == "rep") })
-	for _, c := range measure.Columns(m, measure.HTML) {
-		if pt.Extra && c.Rep != nil && !slices.ContainsFunc(cols, func(p measure.Column) bool { return p.Key == c.Key }) {
+	rep := pt.By == "rep"
+	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, rep) })
+	for _, c := range measure.Columns(m, pt.Of) {
+		if rep && c.Rep != nil || !rep && c.Variant != nil {
 			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key})
 		}
 	}
@@ -164,7 +155,7 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 				x := measure.NewRep(m, v.I, j)
 				ra := x.A
 				add(repClass(ra), func(c measure.Column) measure.Value { return c.OfRep(x) }, name, right(strconv.Itoa(x.Rep.Index+1)))
-				if pt.Extra { // its failure and loud lines on rows of their own
+				if pt.Flags { // its failure and loud lines on rows of their own
 					for _, l := range append(measure.RepFlags(ra), ra.OpenLoop, ra.Missed, ra.Backoff).Strings() {
 						if l != "" {
 							t.add(repClass(ra), td{}, td{Text: l, Class: "msg", Span: len(t.Head) - 1})

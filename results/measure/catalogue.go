@@ -15,7 +15,7 @@ import (
 )
 
 // Catalogue is every measure, in summary.csv's column order, JSON-only measures beside their CSV columns.
-var Catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
+var Catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
 var counts = []Measure{
@@ -41,9 +41,9 @@ var counts = []Measure{
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
-		Metric: "kaeload_window_requests_per_second",
-		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
-	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
+		Metric:  "kaeload_window_requests_per_second",
+		Rep:     func(x *Rep) Value { return F3(x.Rep.Total.Rate()) },
+		Variant: func(x *Variant) Value { return Object(x.S.Stats) }}, // JSON alone shows a variant's
 	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
 		Fact: &Fact{"errors", 4, errorsLine}}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare()) }},
@@ -115,14 +115,14 @@ var latencies = []Measure{
 	latency("ttfb", 99, "", JSON, 0, 0),
 	latency("total", 50, "", CSV|JSON, 0, 0),
 	latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
-	{Key: "scheduled", Show: CSV | JSON,
+	{Key: "scheduled", Label: "starts due", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Scheduled)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Scheduled)) }},
 	{Key: "missed", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Missed)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Missed)) }},
-	latency("intended", 50, "", CSV|JSON, 0, 0),
-	latency("intended", 99, "", CSV|JSON, 0, 0),
+	latency("intended", 50, "p50 from intended", CSV|JSON, 0, 0),
+	latency("intended", 99, "p99 from intended", CSV|JSON, 0, 0),
 }
 
 // fullCPU is the client's CPU seconds when every group was measured.

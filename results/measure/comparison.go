@@ -36,14 +36,15 @@ func notBaseline(f func(*summary) string) func(*Variant) Value {
 
 // comparison: a variant's rate (VariantSummary.Stats) against the baseline's.
 var comparison = []Measure{
-	{Key: "n", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return Count(x.S.Stats.N) }, Human: plain},
-	{Key: "mean_req_per_s", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
+	{Key: "n", Label: "n", Show: Text | Markdown | Runs, VOrder: 1, Human: plain,
+		Variant: func(x *Variant) Value { return Count(x.S.Stats.N) }},
+	{Key: "mean_req_per_s", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown | Runs, VOrder: 2,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)) }},
 	{Key: "stddev", Unit: "req/s", Label: "±stddev", Show: CSV | Markdown, VOrder: 4,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 1, F3(x.S.Stats.StdDev)) }},
 	{Key: "ci95_low", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95Low)) }},
 	{Key: "ci95_high", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95High)) }},
-	{Key: "ci95", Label: "95 % CI", Show: Text | Markdown, VOrder: 5, Left: true,
+	{Key: "ci95", Label: "95 % CI", Show: Text | Markdown | Runs, VOrder: 5, Left: true,
 		Variant: func(x *Variant) Value { return Words(CICell(x.S.Stats)) }, Human: words},
 	{Key: "delta_pct", Unit: "%", Show: CSV, Variant: func(x *Variant) Value {
 		s := x.R.Summary
@@ -93,8 +94,6 @@ var comparison = []Measure{
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
 	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true, Human: words,
 		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
-	{Key: "notes", Label: "notes", Show: Markdown | Below, VOrder: 15, Left: true, Sparse: true, Human: words,
-		Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
 }
 
 // OwnCaveat is v's verdict caveat without the baseline's flags, said once under the baseline.
@@ -201,16 +200,19 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 // Absent marks, in a comparison of runs, a variant a run does not have.
 const Absent = "—"
 
-// runCell is a column of the comparison of stored runs: f's words, Absent for a run without the
-// variant; a label's %s is the reference run's name.
+// OfRun is the column's value for variant x of a compared run: Absent where the run lacks the variant,
+// unless the column reads that.
+func (c Column) OfRun(x *Variant) Value {
+	if x.S == nil && c.Show&UnmeasuredRow == 0 {
+		return Words(Absent)
+	}
+	return c.OfVariant(x)
+}
+
+// runCell is a column of the comparison of stored runs only, f's words; a label's %s is the reference run's name.
 func runCell(key, label string, left bool, f func(x *Variant) string) Measure {
-	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left,
-		Variant: func(x *Variant) Value {
-			if x.S == nil {
-				return Words(Absent)
-			}
-			return Words(f(x))
-		}}
+	return Measure{Key: key, Label: label, Show: Runs, Human: words, Left: left,
+		Variant: func(x *Variant) Value { return Words(f(x)) }}
 }
 
 // againstRef is ref in the reference run, else f of the comparison with it, or Absent.
@@ -249,11 +251,6 @@ func openLoopCell(key, label string, f func(v *summary) string) Measure {
 }
 
 var runs = []Measure{
-	runCell("n", "n", false, func(x *Variant) string { return strconv.Itoa(x.S.Stats.N) }),
-	runCell("mean_req_per_s", "mean req/s", false, func(x *Variant) string {
-		return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)).Human()
-	}),
-	runCell("ci95", "95 % CI", true, func(x *Variant) string { return CICell(x.S.Stats) }),
 	runCell("delta", "Δ% vs %s", false, againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })),
 	runCell("p", "p", false, againstRef("", format.PValue)),
 	runCell("p_holm", "p Holm", false, againstRef("", format.PAdjusted)),

@@ -31,9 +31,8 @@ const (
 	Facts         // a line among a repetition's facts in the text report
 	Below         // a line per variant under the text report's comparison
 	Runs          // the comparison of stored runs, a row per variant and run
-	Latencies     // the text report's latency table of a repetition
-	Groups        // the text report's groups table of a repetition
-	PageLatencies // the HTML page's latency table of a variant
+	Latencies     // the latency tables: the text report's of a repetition, the page's of a variant
+	Groups        // the groups tables: the text report's of a repetition, the page's of a variant
 	Page          // only the HTML page's own tables, which place it by key
 	Tables        = Text | Markdown
 	All           = Tables | Facts | HTML | CSV | JSON | OpenMetrics
@@ -314,7 +313,7 @@ func (v Value) JSON() any {
 var outputNames = []struct {
 	o    Output
 	name string
-}{{Text, "text"}, {Below, "text-below"}, {Latencies, "text-latency"}, {Groups, "text-groups"}, {PageLatencies, "html-latency"}, {Page, "html-page"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
+}{{Text, "text"}, {Below, "text-below"}, {Latencies, "latency"}, {Groups, "groups"}, {Page, "html-page"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
 
 // WriteReference writes the catalogue as a Markdown table for docs/.
 func WriteReference(w io.Writer) error {

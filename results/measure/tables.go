@@ -14,16 +14,23 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// latencyRow is a row of the text report's latency table, in ms; "intended" has none without a histogram.
+// latencyRow is a row of the latency tables in ms: the text report's of a repetition (p50 to max),
+// the page's of a variant's reps merged ("count" too); "intended" has none without a histogram, nor on the page.
 func latencyRow(name, label string) Measure {
 	return Measure{Key: name + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Human: words,
-		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
+		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
 		Rep: func(x *Rep) Value {
 			h := latencyOf(&x.Rep.Total.Latency, name)
 			if name == "intended" && (h == nil || h.Histogram == nil) {
 				return Value{}
 			}
 			return latencyWords(h, x.Param)
+		},
+		Variant: func(x *Variant) Value {
+			if len(x.V.Reps) == 0 || name == "intended" {
+				return Value{}
+			}
+			return latencyWords(latencyOf(&x.S.Latency, name), x.Param)
 		}}
 }
 
@@ -92,37 +99,23 @@ var groupRows = []Measure{
 		}},
 }
 
-// pageLatency is a row of the page's latency table, of a variant's reps merged.
-func pageLatency(name string) Measure {
-	return Measure{Key: "merged_" + name + "_%s", Unit: "ms", Label: name, Show: PageLatencies, Human: words,
-		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
-		Variant: func(x *Variant) Value {
-			if len(x.V.Reps) == 0 {
-				return Value{}
-			}
-			return latencyWords(latencyOf(&x.S.Latency, name), x.Param)
-		}}
-}
-
-var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake"), pageLatency("ttfb"), pageLatency("total")}
-
 // pageOnly: what the page's open-loop, server cost and CPU tables add.
 var pageOnly = []Measure{
-	{Key: "client_busiest_group", Show: Page, Rep: func(x *Rep) Value {
+	{Key: "client_busiest_group", Label: "group", Show: Page, Rep: func(x *Rep) Value {
 		c := x.A.ClientCPU
 		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, Count(c.BusyMaxGroup))
 	}},
-	{Key: "client_busy_mean", Unit: "share", Show: Page,
+	{Key: "client_busy_mean", Unit: "share", Label: "client mean", Show: Page,
 		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMean, 4)) }},
-	{Key: "server_busy", Unit: "share", Show: Page, Rep: func(x *Rep) Value {
+	{Key: "server_busy", Unit: "share", Label: "server busy", Show: Page, Rep: func(x *Rep) Value {
 		return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return fixed(u.Busy, 4) })
 	}},
-	{Key: "intended_p99.9_ms", Unit: "ms", Show: Page,
+	{Key: "intended_p99.9_ms", Unit: "ms", Label: "p99.9 from intended", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
-	{Key: "server_cpu_reps", Show: Page,
+	{Key: "server_cpu_reps", Label: "reps with server CPU", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, Count(x.S.ServerCPUReps)) }},
-	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Show: Page, Human: words, Left: true,
-		Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
+	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Label: "95 % CI (per repetition)", Show: Page, Left: true,
+		Human: words, Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
 }
 
 // VariantGroup is one group index of a variant over its repetitions.
@@ -159,12 +152,12 @@ func VariantGroups(v *results.Variant) []*VariantGroup {
 
 // pageGroupRow is a column of the page's groups table, a row per group of a variant.
 func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
-	return Measure{Key: key, Unit: unit, Label: label, Show: Page, Human: words,
+	return Measure{Key: key, Unit: unit, Label: label, Show: Groups, Human: words,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
 var pageGroupRows = []Measure{
-	{Key: "variant_group_cpus", Label: "CPUs", Show: Page, Human: words, Left: true,
+	{Key: "variant_group_cpus", Label: "CPUs", Show: Groups, Human: words, Left: true,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: cmp.Or(x.G.CPUs, "unpinned")} }},
 	pageGroupRow("variant_group_threads", "", "threads", func(g *VariantGroup) string { return strconv.Itoa(g.Threads) }),
 	pageGroupRow("variant_group_conns", "", "connections", func(g *VariantGroup) string { return strconv.Itoa(g.Slots) }),

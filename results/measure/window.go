@@ -66,7 +66,9 @@ var timeline = []Measure{
 			return when(t.Shared, strconv.FormatUint(t.Other, 10)+"@"+t.Host)
 		})
 	})},
-	{Key: "notes", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},
+	// a repetition's flags, a variant's too (NotesCell), under the text comparison as well
+	{Key: "notes", Label: "notes", Show: Markdown | Below, Order: 13, VOrder: 15, Left: true, Sparse: true, Human: words,
+		Rep: repNotes, Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
 }
 
 // words writes words as they are ("" when none).

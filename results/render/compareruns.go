@@ -23,7 +23,7 @@ func compareTable(rr *analysis.RunsReport) tables.Table {
 	for k, rv := range rr.Variants {
 		name := rv.Name // on its first row
 		for i := range rv.Cells {
-			ct.Add(tables.Cells(cols, measure.Column.OfVariant, measure.NewRunsCell(rr, k, i), name, rr.Names[i])...)
+			ct.Add(tables.Cells(cols, measure.Column.OfRun, measure.NewRunsCell(rr, k, i), name, rr.Names[i])...)
 			name = ""
 		}
 	}

@@ -183,51 +183,48 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// Latencies has a row per family of a repetition's latencies, a column per member.
+// Latencies has a row per family of a repetition's latencies, a column per member but the count.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
-	t := latencyHeader(cols, "latency ms")
-	addLatencies(&t, cols, measure.Column.OfRep, x)
-	return t
+	cols = slices.DeleteFunc(cols, func(c measure.Column) bool { return c.Param == "count" })
+	none := func(*measure.Rep) []string { return nil }
+	return latencyTable(cols, measure.Column.OfRep, []*measure.Rep{x}, none, "latency ms")
 }
 
 // VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
-	cols := measure.Columns(m, measure.PageLatencies)
-	t := latencyHeader(cols, "variant", "timing")
+	var xs []*measure.Variant
 	for i := range m.Run.Variants {
-		addLatencies(&t, cols, measure.Column.OfVariant, measure.NewVariant(m, i), m.Run.Variants[i].Name)
+		xs = append(xs, measure.NewVariant(m, i))
 	}
-	return t
+	name := func(x *measure.Variant) []string { return []string{x.Name} }
+	return latencyTable(measure.Columns(m, measure.Latencies), measure.Column.OfVariant, xs, name, "variant", "timing")
 }
 
-// latencyHeader is names, then a column per member of cols' first family.
-func latencyHeader(cols []measure.Column, names ...string) Table {
-	t := Table{}.cols(names...)
-	for _, c := range cols {
-		if c.Measure == cols[0].Measure {
-			t = t.cols(">" + c.Param)
+// latencyTable is head, then a column per member of cols' first family; after each of xs' lead, a row per
+// family of cols that it has a value of (a family has all its members or none).
+func latencyTable[X any](cols []measure.Column, of func(measure.Column, X) measure.Value, xs []X, lead func(X) []string,
+	head ...string) Table {
+	t, n := Table{}.cols(head...), 0
+	for ; n < len(cols) && cols[n].Measure == cols[0].Measure; n++ {
+		t = t.cols(">" + cols[n].Param)
+	}
+	for _, x := range xs {
+		for k := 0; k < len(cols); k += n {
+			if of(cols[k], x).Kind != measure.None {
+				t.Add(Cells(cols[k:k+n], of, x, append(lead(x), cols[k].Label)...)...)
+			}
 		}
 	}
 	return t
-}
-
-// addLatencies adds after lead a row per family of cols (each of t's members) that x has a value of.
-func addLatencies[X any](t *Table, cols []measure.Column, of func(measure.Column, X) measure.Value, x X,
-	lead ...string) {
-	n := len(t.Header) - len(lead) - 1
-	for k := 0; k < len(cols); k += n {
-		if of(cols[k], x).Kind != measure.None { // a family has all its members or none
-			t.Add(Cells(cols[k:k+n], of, x, append(slices.Clone(lead), cols[k].Label)...)...)
-		}
-	}
 }
 
 // Groups has a row per group and the total (a Sparse measure only where a row has it).
 func Groups(x *measure.Rep) Table {
 	rows := append(slices.Clone(x.Rep.Groups), x.Rep.Total) // copies, read only
 	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
-		return c.Sparse && !slices.ContainsFunc(rows, func(g results.Group) bool { x.G = &g; return c.OfRep(x).Kind != measure.None })
+		has := func(g results.Group) bool { x.G = &g; return c.OfRep(x).Kind != measure.None }
+		return c.Rep == nil || c.Sparse && !slices.ContainsFunc(rows, has) // the page's groups are a variant's
 	})
 	t := Header(cols, "group")
 	for _, g := range rows {
