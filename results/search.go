@@ -1,5 +1,7 @@
 package results
 
+import "slices"
+
 // Objective is what a search maximizes (Search.Maximize).
 type Objective string
 
@@ -28,8 +30,11 @@ type Visit struct {
 	Rep     int    `json:"rep"` // Rep.Index
 }
 
-// Member reports whether v is one of the search's variants.
-func (s *Search) Member(v *Variant) bool { return v.Series == s.Series && v.Sweep != nil }
+// Member reports whether v is one of the search's variants: its series, a value on the grid (an entry
+// swept under the same name template is not).
+func (s *Search) Member(v *Variant) bool {
+	return v.Series == s.Series && v.Sweep != nil && slices.Contains(s.Values, v.Sweep[s.Key])
+}
 
 // Visit returns the Visit of repetition rep of v.
 func (s *Search) Visit(v *Variant, rep *Rep) Visit {

@@ -13,7 +13,8 @@ import (
 
 // Output subscribes to a run's events, as k6's output.Output does. An
 // output never writes the record: a fact it adds comes back as a Change,
-// which Run makes to the record and hands to every output.
+// which Run makes to the record and hands to every output. A fact is
+// run-wide, a warning or the metrics (see outputFact).
 type Output interface {
 	// Start gets the header and plan before any load, in order: the facts one
 	// returns are in the header the next get (list the journal last). An
@@ -76,10 +77,23 @@ func (b *book) start(p *plans.Plan) error {
 			return err
 		}
 		for _, f := range facts {
+			if err := outputFact(f); err != nil {
+				return err
+			}
 			b.apply(f)
 		}
 	}
 	return nil
+}
+
+// outputFact refuses an output's fact that names a variant (its index would be the plan's, the
+// record's differ once unmeasured variants are dropped) or that begins, ends or resumes the run,
+// which only Run does.
+func outputFact(c results.Change) error {
+	if c.Type == results.ChangeWarning || c.Type == results.ChangeMetrics {
+		return nil
+	}
+	return fmt.Errorf("runner: an output's fact of type %q: only warnings and metrics", c.Type)
 }
 
 // apply makes change c to the record; the runner's changes always apply.
@@ -118,6 +132,10 @@ func (b *book) stop(ctx context.Context) {
 		facts = append(facts, o.Stop(ctx)...)
 	}
 	for _, f := range facts {
+		if err := outputFact(f); err != nil {
+			b.storeErr = errors.Join(b.storeErr, err)
+			continue
+		}
 		b.change(f)
 	}
 }

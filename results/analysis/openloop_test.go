@@ -7,12 +7,12 @@ import (
 	"time"
 )
 
-// TestOpenLoopLimit: more than 1 % of starts missed flags the group,
+// TestOpenLoopLimitRule: more than 1 % of starts missed flags the group,
 // CLIENT-BOUND when kaeload used at least 90 % of its CPUs (their busy
 // time for runs recorded before kaeload measured itself), CPUS-TAKEN when
 // they were that busy with other processes, SLOTS-EXHAUSTED otherwise; a
 // closed loop or 1 % exactly is not flagged.
-func TestOpenLoopLimit(t *testing.T) {
+func TestOpenLoopLimitRule(t *testing.T) {
 	for _, tc := range []struct {
 		scheduled, missed uint64
 		cpu, own          *results.CPUUsage
@@ -29,7 +29,7 @@ func TestOpenLoopLimit(t *testing.T) {
 	} {
 		g := results.Group{Counts: results.Counts{Scheduled: tc.scheduled, Missed: tc.missed}, CPU: tc.cpu, Process: tc.own}
 		if got, _ := openLoopLimit(&g, RepGroupCPUs(&results.Rep{Groups: []results.Group{g}})); got != tc.want {
-			t.Errorf("scheduled %d, missed %d, cpu %+v, own %+v: OpenLoopLimit = %q, want %q", tc.scheduled, tc.missed, tc.cpu, tc.own, got, tc.want)
+			t.Errorf("scheduled %d, missed %d, cpu %+v, own %+v: openLoopLimit = %q, want %q", tc.scheduled, tc.missed, tc.cpu, tc.own, got, tc.want)
 		}
 	}
 	taken := results.Group{Index: 2, CPUs: "1", Slots: 16, Counts: results.Counts{Scheduled: 2000, Missed: 500},

@@ -41,7 +41,7 @@ type Report struct {
 	Profile           *ProfileTable         // nil without server.profile
 	Diagnoses         []diagnosis.Diagnosis // every repetition's
 	HostOnly          []diagnosis.HostOnly  // kernel counter changes the repetitions' connections do not show
-	Metrics           notes.Note            // where live metrics were served and whether Prometheus read the final values
+	Metrics           notes.Note            // where live metrics were served, if Prometheus read the last; zero without
 }
 
 // RepReport is the analysis of one repetition; a note is zero when it has nothing to say.

@@ -59,7 +59,7 @@ func TestAnnotate(t *testing.T) {
 	}
 }
 
-func TestSummarizeRunSweeps(t *testing.T) {
+func TestSummarySweeps(t *testing.T) {
 	s := Analyze(fixture.SweepRun()).Summary
 	if len(s.Sweeps) != 1 {
 		t.Fatalf("%d sweeps, want 1", len(s.Sweeps))
@@ -186,10 +186,10 @@ func TestSweepPlateauUntested(t *testing.T) {
 	}
 }
 
-// TestSummarizeRunMergesExactly: a variant's latency histograms hold every
+// TestSummaryMergesExactly: a variant's latency histograms hold every
 // value of every group of every repetition, bucket by bucket, so their
 // percentiles are those of one histogram that recorded all the values.
-func TestSummarizeRunMergesExactly(t *testing.T) {
+func TestSummaryMergesExactly(t *testing.T) {
 	r := fixture.CompareRun()
 	s := Analyze(r).Summary
 	v, vs := &r.Variants[1], &s.Variants[1]

@@ -22,7 +22,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 		"variant kae after 3 repetitions: server start failed: exit status 1",
 	}
 	if got := analysis.Analyze(r).NotMeasured.Strings(); !slices.Equal(got, lines) {
-		t.Errorf("NotMeasuredLines\n got %q\nwant %q", got, lines)
+		t.Errorf("Report.NotMeasured\n got %q\nwant %q", got, lines)
 	}
 
 	var text, md bytes.Buffer

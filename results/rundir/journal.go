@@ -90,7 +90,7 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 }
 
 // Resume continues a journal opened by ResumeJournal, cutting a last line cut short; the run is
-// Incomplete until End. A resume that fails to write leaves the journal as it was.
+// Incomplete until End. A resume that fails to write leaves the journal's file as it was.
 func (j *Journal) Resume() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()

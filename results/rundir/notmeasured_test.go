@@ -47,7 +47,7 @@ func TestJournalNotMeasured(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := analysis.Analyze(r).NotMeasured.Strings(); !slices.Equal(got, []string{"variant nocert: " + fixture.NocertReason}) {
-		t.Errorf("read back at the end: NotMeasuredLines %q", got)
+		t.Errorf("read back at the end: NotMeasured %q", got)
 	}
 	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 3 {
 		t.Errorf("read back: %d variants, want baseline alone with its 3 repetitions", len(r.Variants))

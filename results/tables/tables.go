@@ -209,6 +209,11 @@ func latencyTable[X any](cols []measure.Column, of func(measure.Column, X) measu
 	for ; n < len(cols) && cols[n].Measure == cols[0].Measure; n++ {
 		t = t.cols(">" + cols[n].Param)
 	}
+	for k := range cols {
+		if len(cols)%n != 0 || cols[k].Measure != cols[k-k%n].Measure {
+			panic("tables: latency families of unequal size") // a catalogue error
+		}
+	}
 	for _, x := range xs {
 		for k := 0; k < len(cols); k += n {
 			if of(cols[k], x).Kind != measure.None {
