@@ -201,9 +201,6 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response of the warm-up, window and drain: the server's log of them, line for line.
-func (c Counts) Responses() uint64 { return c.Requests + c.Outside.Warmup + c.Outside.Late }
-
 // Stages counts requests by the stage they were waiting in.
 type Stages struct {
 	Connect   uint64 `json:"connect"`
