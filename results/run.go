@@ -389,3 +389,95 @@ type ProbeReading struct {
 
 // Delta is After - Before.
 func (p ProbeReading) Delta() float64 { return p.After - p.Before }
+
+// CapacitySpec is how a capacity search looked for the highest open-loop rate meeting the
+// targets: up from From by Factor to Max, then bisecting to Resolution.
+type CapacitySpec struct {
+	P99Handshake time.Duration `json:"p99_handshake,omitempty"` // 0: no target
+	P99Total     time.Duration `json:"p99_total,omitempty"`     // from the intended start
+	MaxErrors    float64       `json:"max_errors"`
+	MaxMissed    float64       `json:"max_missed"`
+	From         float64       `json:"from"`
+	Factor       float64       `json:"factor"`
+	Resolution   float64       `json:"resolution"`
+	Max          float64       `json:"max"`
+}
+
+// CapacityStep marks a repetition as one step of a capacity search.
+type CapacityStep struct {
+	Rate  float64 `json:"rate"`  // asked, per second, all groups
+	Phase string  `json:"phase"` // "up" or "bisect"
+	Pass  bool    `json:"pass"`
+	Why   string  `json:"why,omitempty"` // the target missed
+}
+
+// Capacity is a variant's search: Knee the highest rate meeting the targets, Fail the lowest not (0: none).
+type Capacity struct {
+	Variant          int // index in Run.Variants
+	Knee, Fail       float64
+	BelowFrom, AtMax bool // no step met them; all did
+	Steps            []*Rep
+}
+
+// Threshold metrics, per variant over its repetitions; a failed probe reading is not measured, so
+// it crosses its threshold.
+const (
+	MetricRate            = "req/s"            // mean total rate
+	MetricErrors          = "errors"           // failed requests, summed
+	MetricErrorShare      = "error_share"      // failed attempts' share
+	MetricLatency         = "latency"          // a percentile, in µs
+	MetricClientBound     = "client_bound"     // 1 when a repetition had a client-bound group
+	MetricServerSaturated = "server_saturated" // 1 when no judged repetition was NOT SATURATED
+	MetricVs              = "vs"               // Variant's mean rate against Against's, as a fraction
+	MetricListenOverflows = "listen_overflows" // those the run's own connections show
+	MetricStalls          = "stalls"
+	MetricDiagnoses       = "diagnoses"
+	MetricProbe           = "probe" // mean delta per window
+	MetricProbePerRequest = "probe_per_request"
+)
+
+// Threshold passes when "measured Op Value" holds (Value in the metric's unit, true is 1); a
+// crossed one makes run exit 99.
+type Threshold struct {
+	Expr     string  `json:"expr"` // as written: "p99 handshake < 20ms"
+	Metric   string  `json:"metric"`
+	Latency  string  `json:"latency,omitempty"`  // MetricLatency's: connect, handshake, ttfb, total
+	Quantile float64 `json:"quantile,omitempty"` // MetricLatency's: (0, 100]
+	Op       string  `json:"op"`                 // <, <=, >, >=, == or !=
+	Value    float64 `json:"value"`
+	Variant  string  `json:"variant,omitempty"` // MetricVs
+	Against  string  `json:"against,omitempty"` // MetricVs
+	Probe    string  `json:"probe,omitempty"`
+}
+
+// Metrics records the live metrics endpoint (--metrics), its scrapes, and whether a scrape read
+// each set of final values.
+type Metrics struct {
+	Listen         string         `json:"listen"` // as asked: ":9464"
+	Addr           string         `json:"addr"`   // as served, port bound
+	Port           int            `json:"port"`
+	Scrapes        int            `json:"scrapes"`                   // Prometheus's, by their timeout header
+	Others         int            `json:"others,omitempty"`          // other requests of /metrics
+	ScrapeInterval time.Duration  `json:"scrape_interval,omitempty"` // median
+	Linger         time.Duration  `json:"linger"`                    // the end's wait for a scrape
+	Waited         time.Duration  `json:"waited,omitempty"`          // --metrics-wait
+	Windows        []MetricsFinal `json:"windows,omitempty"`
+	End            MetricsFinal   `json:"end"`
+}
+
+// MetricsFinal is a window's final values, or the run's end's (Variant "");
+// Scraped is zero when no scrape begun after Final read them.
+type MetricsFinal struct {
+	Variant string    `json:"variant,omitempty"`
+	Rep     int       `json:"rep,omitempty"`
+	Final   time.Time `json:"final"`
+	Scraped time.Time `json:"scraped,omitzero"`
+}
+
+// WasScraped reports whether a Prometheus scrape read the final values.
+func (f *MetricsFinal) WasScraped() bool { return !f.Scraped.IsZero() }
+
+// Unscraped returns the windows whose final values no scrape read.
+func (m *Metrics) Unscraped() []MetricsFinal {
+	return without(m.Windows, func(w MetricsFinal) bool { return w.WasScraped() })
+}
