@@ -67,6 +67,12 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 	if ps == nil || ps.Points == 0 {
 		return nil
 	}
+	for i, vs := range c.s.Variants { // a record tells the search's windows by their name template
+		if path := fmt.Sprintf("variants[%d]", i); path != ps.path && vs.Name != nil && *vs.Name == ps.Series {
+			c.errorf(path+".name", "%q is the name of the searched entry %s too: give this entry a name of its own",
+				ps.Series, ps.path)
+		}
+	}
 	sp := ps.path + ".search"
 	s := &ps.Search
 	s.Maximize, s.Budget = results.ObjectiveRate, DefaultSearchBudget

@@ -161,3 +161,17 @@ func TestCheckSearch(t *testing.T) {
 		t.Errorf("Check = %v, want the budget refused", err)
 	}
 }
+
+// TestSearchNameTemplateOwn: an entry named like the searched one (told apart only by its own vars)
+// is refused at its name: a record would take its windows for the search's.
+func TestSearchNameTemplateOwn(t *testing.T) {
+	src := strings.Replace(searchYAML, "  - name: kae\n", "  - name: kae-soft-{ratio}\n    vars: {x: fixed}\n    sweep: {ratio: [3]}\n", 1)
+	sc, err := Parse("soft.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sc.Compile(smallHost)
+	if err == nil || !strings.Contains(err.Error(), `variants[2].name: "kae-soft-{ratio}" is the name of the searched entry variants[1] too`) {
+		t.Errorf("Compile = %v, want the second kae-soft-{ratio} refused", err)
+	}
+}

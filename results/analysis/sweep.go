@@ -161,18 +161,20 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	if s == nil {
 		return nil
 	}
-	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Windows: len(s.Visits), Grid: len(s.Values),
-		Predicted: StartPrediction(r)}
-	for n, vis := range s.Visits {
+	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Grid: len(s.Values), Predicted: StartPrediction(r)}
+	for _, vis := range s.Visits {
+		v := findVariant(r, vis.Variant)
+		if v == nil || !s.Member(v) { // a swept entry's window that an older kaeload took for a visit
+			continue
+		}
+		sum.Windows++
 		p := entry(&sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant },
 			SearchPoint{Value: vis.Value, Variant: vis.Variant, Index: slices.Index(s.Values, vis.Value)})
-		p.Visits = append(p.Visits, n+1)
-		if v := findVariant(r, vis.Variant); v != nil && s.Member(v) {
-			for i := range v.Reps {
-				if v.Reps[i].Index == vis.Rep {
-					score, _ := results.SearchScore(s.Maximize, &v.Reps[i])
-					p.Scores = append(p.Scores, score)
-				}
+		p.Visits = append(p.Visits, sum.Windows)
+		for i := range v.Reps {
+			if v.Reps[i].Index == vis.Rep {
+				score, _ := results.SearchScore(s.Maximize, &v.Reps[i])
+				p.Scores = append(p.Scores, score)
 			}
 		}
 	}

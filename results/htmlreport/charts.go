@@ -323,7 +323,7 @@ func cpuChart(ms []measure.Variant) []chart {
 // searchChart draws the values a search visited and, for req/s over the soft ratio, the model's curve;
 // none when a visited value is not a number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
-	if ss == nil || len(ss.Points) == 0 {
+	if ss == nil || ss.Best < 0 { // no point scored
 		return nil
 	}
 	xs, ratios := make([]float64, len(ss.Points)), make([]string, len(ss.Points))

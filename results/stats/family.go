@@ -304,7 +304,7 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	return value, err
 }
 
-// NoisePct is the sd of ln xs in percent; false under two values or with one ≤ 0.
+// NoisePct is the sd of ln xs in percent; (0, false) under two values or with one ≤ 0.
 func NoisePct(xs []float64) (pct float64, ok bool) {
 	logs, isLog := logOf(xs)
 	if len(xs) < 2 || !isLog {

@@ -210,7 +210,7 @@ func latencyTable[X any](cols []measure.Column, of func(measure.Column, X) measu
 		t = t.cols(">" + cols[n].Param)
 	}
 	for k := range cols {
-		if len(cols)%n != 0 || cols[k].Measure != cols[k-k%n].Measure {
+		if len(cols)%n != 0 || cols[k].Measure != cols[k-k%n].Measure || cols[k].Param != cols[k%n].Param {
 			panic("tables: latency families of unequal size") // a catalogue error
 		}
 	}
