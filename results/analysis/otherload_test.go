@@ -101,9 +101,9 @@ func TestGroupCPUs(t *testing.T) {
 	}
 }
 
-// loopGroup is fixture.PinnedGroup whose worker waited 1.2 s for a CPU beside the others named.
+// loopGroup is pinnedGroup whose worker waited 1.2 s for a CPU beside the others named.
 func loopGroup(index int, list string, cpus []int, perCPU []float64, proc float64, others ...results.ProcessCPU) results.Group {
-	g := fixture.PinnedGroup(index, list, cpus, perCPU, proc, 1000)
+	g := pinnedGroup(index, list, cpus, perCPU, proc, 1000)
 	g.Window = results.Window{Start: fixture.T0, End: fixture.T0.Add(3e9)}
 	if g.Process != nil {
 		g.Process.Busy = proc / (3 * float64(len(cpus)))
