@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/internal/fixture"
 	"math"
 	"testing"
 )
@@ -11,8 +10,8 @@ import (
 // group without per-CPU figures (an older run) counts once per CPU list;
 // an unpinned group adds its own process time.
 func TestClientCPUPartialOverlap(t *testing.T) {
-	a := fixture.PinnedGroup(0, "0-1", []int{0, 1}, []float64{1, 2}, -1, 100)
-	b := fixture.PinnedGroup(1, "1-2", []int{1, 2}, []float64{2.2, 0.5}, -1, 100)
+	a := pinnedGroup(0, "0-1", []int{0, 1}, []float64{1, 2}, -1, 100)
+	b := pinnedGroup(1, "1-2", []int{1, 2}, []float64{2.2, 0.5}, -1, 100)
 	rep := results.NewRep(0, []results.Group{a, b})
 	c := RepClientCPU(&rep)
 	if got, want := c.Seconds, 1+2.1+0.5; math.Abs(got-want) > 1e-9 {
@@ -27,7 +26,7 @@ func TestClientCPUPartialOverlap(t *testing.T) {
 	}
 	unpinned := results.Group{Index: 2, CPU: &results.CPUUsage{CPUs: "0-7", Seconds: 1.5}}
 	// The same CPU list on another host is other CPUs.
-	remote := fixture.PinnedGroup(3, "0-1", []int{0, 1}, []float64{1, 2}, -1, 100)
+	remote := pinnedGroup(3, "0-1", []int{0, 1}, []float64{1, 2}, -1, 100)
 	remote.Host = "client2"
 	rep = results.NewRep(0, []results.Group{a, remote})
 	if got, want := RepClientCPU(&rep).Seconds, 3.0+3.0; math.Abs(got-want) > 1e-9 {
@@ -45,4 +44,20 @@ func TestClientCPUPartialOverlap(t *testing.T) {
 	if got, want := c.BusyMean, (0.8+0.8+0)/3; math.Abs(got-want) > 1e-12 { // report.html's "client mean"
 		t.Errorf("older run: busy mean %.4f, want %.4f", got, want)
 	}
+}
+
+// pinnedGroup is a group pinned to cpus, busy perCPU seconds each over a 3 s window, its worker
+// using proc CPU-seconds (< 0: not measured).
+func pinnedGroup(index int, list string, cpus []int, perCPU []float64, proc float64, requests uint64) results.Group {
+	u := &results.CPUUsage{CPUs: list}
+	for i, c := range cpus {
+		u.PerCPU = append(u.PerCPU, results.CPUTime{CPU: c, Seconds: perCPU[i]})
+		u.Seconds += perCPU[i]
+	}
+	u.Busy = u.Seconds / (3 * float64(len(cpus)))
+	g := results.Group{Index: index, CPUs: list, Counts: results.Counts{Requests: requests}, CPU: u}
+	if proc >= 0 {
+		g.Process = &results.CPUUsage{Seconds: proc}
+	}
+	return g
 }

@@ -167,7 +167,7 @@ func serverCPURun(seconds ...[3]float64) *results.Run {
 	for i, secs := range seconds {
 		v := results.Variant{Name: []string{"baseline", "same", "offload"}[i]}
 		for j, s := range secs {
-			v.Reps = append(v.Reps, fixture.Measured(fixture.Rep(j, 10, requests[j][0], requests[j][1]), busy, s, 0, ""))
+			v.Reps = append(v.Reps, fixture.Measured(fixture.Rep(j, 10, requests[j][0], requests[j][1]), busy, s, 0))
 		}
 		r.Variants = append(r.Variants, v)
 	}

@@ -3,7 +3,6 @@ package measure
 import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/internal/fixture"
 	"math"
 	"strings"
 	"testing"
@@ -19,7 +18,10 @@ func TestClientCPUOverlap(t *testing.T) {
 	for i := range 12 {
 		// Each group reads CPU 1 a few ms apart: 2.98 .. 3.00 s busy. The
 		// workers' own time adds up to a bit less than the CPU's.
-		groups = append(groups, fixture.PinnedGroup(i, "1", []int{1}, []float64{2.98 + 0.02*float64(i%2)}, 0.24, requests/12))
+		s := 2.98 + 0.02*float64(i%2)
+		groups = append(groups, results.Group{Index: i, CPUs: "1", Counts: results.Counts{Requests: requests / 12},
+			CPU:     &results.CPUUsage{CPUs: "1", PerCPU: []results.CPUTime{{CPU: 1, Seconds: s}}, Seconds: s, Busy: s / 3},
+			Process: &results.CPUUsage{Seconds: 0.24}})
 	}
 	rep := results.NewRep(0, groups)
 	c := analysis.RepClientCPU(&rep)

@@ -589,7 +589,7 @@ func partialRun() *results.Run {
 // aside as client-bound and measured again.
 func excludedRun() *results.Run {
 	r := fixture.CompareRun()
-	x := fixture.Measured(fixture.Rep(1, 6, 170000, 170400), []float64{0.55, 0.97}, 3.0, 0, "")
+	x := fixture.Measured(fixture.Rep(1, 6, 170000, 170400), []float64{0.55, 0.97}, 3.0, 0)
 	x.Excluded = "CLIENT-BOUND: group 1 …"
 	r.Variants[1].Excluded = []results.Rep{x}
 	return r

@@ -28,7 +28,7 @@ func laterRun() *results.Run {
 	r.Variants[1].Reps = []results.Rep{
 		fixture.Rep(0, 6, 176400, 177600),
 		fixture.Rep(1, 6, 178200, 176800),
-		fixture.Measured(fixture.Rep(2, 6, 177100, 178500), []float64{0.91, 0.5}, 3, 1, ""),
+		fixture.Measured(fixture.Rep(2, 6, 177100, 178500), []float64{0.91, 0.5}, 3, 1),
 	}
 	r.Variants = append(r.Variants, results.Variant{Name: "kae-async", Reps: []results.Rep{fixture.Rep(0, 5, 190000, 190000)}})
 	r.Plan = json.RawMessage(`{"name": "nginx-kae", "repeat": 3, "groups": [{"cpus": [0, 1, 2, 3]}]}`)

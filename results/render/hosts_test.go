@@ -16,10 +16,10 @@ import (
 // line per host with its groups, CPUs, client CPU and clock offset; the
 // hosts survive a JSON round trip.
 func TestTextHosts(t *testing.T) {
-	g0 := fixture.Group(0, "0-3", fixture.T0, 2*time.Second, 1000, 10)
+	rep := fixture.Rep(0, 10, 1000, 2000)
+	g0, g1 := rep.Groups[0], rep.Groups[1]
 	g0.CPU = &results.CPUUsage{CPUs: "0-3", Seconds: 3, Busy: 0.375}
-	g1 := fixture.Group(1, "40-47", fixture.T0, 2*time.Second, 2000, 10)
-	g1.Host, g1.ClockOffset = "ssh://root@c1", 1500*time.Microsecond
+	g1.CPUs, g1.Host, g1.ClockOffset = "40-47", "ssh://root@c1", 1500*time.Microsecond
 	g1.CPU = &results.CPUUsage{CPUs: "40-47", Seconds: 8, Busy: 0.5}
 	r := &results.Run{
 		SchemaVersion: results.SchemaVersion, Name: "two", Started: fixture.T0, Finished: fixture.T0.Add(3 * time.Second),

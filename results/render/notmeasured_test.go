@@ -12,13 +12,16 @@ import (
 	"testing"
 )
 
+// nocertReason is the one-line reason NotMeasuredRun stores for nocert, whose nginx did not start.
+var nocertReason = fixture.NotMeasuredRun().NotMeasured[0].Reason
+
 // TestNotMeasuredEveryOutput: a variant the run gave up on is named, with
 // its reason, in the text, Markdown, CSV and JSON summary; one given up on
 // after some repetitions says after how many.
 func TestNotMeasuredEveryOutput(t *testing.T) {
 	r := fixture.NotMeasuredRun()
 	lines := []string{
-		"variant nocert: " + fixture.NocertReason,
+		"variant nocert: " + nocertReason,
 		"variant kae after 3 repetitions: server start failed: exit status 1",
 	}
 	if got := analysis.Analyze(r).NotMeasured.Strings(); !slices.Equal(got, lines) {
@@ -67,7 +70,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"baseline: ", "kae: not measured: server start failed: exit status 1", "nocert: not measured: " + fixture.NocertReason}
+	want := []string{"baseline: ", "kae: not measured: server start failed: exit status 1", "nocert: not measured: " + nocertReason}
 	if !slices.Equal(got, want) {
 		t.Errorf("CSV \"all\" rows' failed cells\n got %q\nwant %q", got, want)
 	}
@@ -139,7 +142,7 @@ func TestNotMeasuredBaseline(t *testing.T) {
 	r := fixture.NotMeasuredRun()
 	r.Baseline = "nocert"
 	r.NotMeasured = r.NotMeasured[:1]
-	line := "variant nocert: " + fixture.NocertReason
+	line := "variant nocert: " + nocertReason
 	for _, tc := range []struct {
 		name  string
 		write func(*bytes.Buffer, *results.Run) error
@@ -147,8 +150,8 @@ func TestNotMeasuredBaseline(t *testing.T) {
 	}{
 		{"text", func(b *bytes.Buffer, r *results.Run) error { return WriteText(b, analysis.Analyze(r)) }, "NOT MEASURED: " + line},
 		{"markdown", func(b *bytes.Buffer, r *results.Run) error { return WriteMarkdown(b, analysis.Analyze(r)) }, "**NOT MEASURED:** " + mdEscape(line)},
-		{"csv", func(b *bytes.Buffer, r *results.Run) error { return WriteCSV(b, analysis.Analyze(r)) }, `"not measured: ` + strings.ReplaceAll(fixture.NocertReason, `"`, `""`) + `"`},
-		{"json", func(b *bytes.Buffer, r *results.Run) error { return WriteSummaryJSON(b, analysis.Analyze(r)) }, `"reason": "` + strings.ReplaceAll(fixture.NocertReason, `"`, `\"`) + `"`},
+		{"csv", func(b *bytes.Buffer, r *results.Run) error { return WriteCSV(b, analysis.Analyze(r)) }, `"not measured: ` + strings.ReplaceAll(nocertReason, `"`, `""`) + `"`},
+		{"json", func(b *bytes.Buffer, r *results.Run) error { return WriteSummaryJSON(b, analysis.Analyze(r)) }, `"reason": "` + strings.ReplaceAll(nocertReason, `"`, `\"`) + `"`},
 	} {
 		var b bytes.Buffer
 		if err := tc.write(&b, r); err != nil {

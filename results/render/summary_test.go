@@ -22,7 +22,7 @@ import (
 // other variants both say significant.
 func TestSweepAgreesWithBaseline(t *testing.T) {
 	sweep := func(v string, requests ...uint64) results.Variant {
-		return results.Variant{Name: "x-" + v, Series: "x-{v}", Sweep: map[string]string{"v": v}, Reps: fixture.Reps(requests...)}
+		return results.Variant{Name: "x-" + v, Series: "x-{v}", Sweep: map[string]string{"v": v}, Reps: reps(requests...)}
 	}
 	for _, tt := range []struct {
 		others   int
@@ -33,7 +33,7 @@ func TestSweepAgreesWithBaseline(t *testing.T) {
 			sweep("0", 200000, 202000, 198000),
 		}}
 		for i := range tt.others {
-			r.Variants = append(r.Variants, results.Variant{Name: fmt.Sprintf("n%d", i), Reps: fixture.Reps(202000, 198000, 200000)})
+			r.Variants = append(r.Variants, results.Variant{Name: fmt.Sprintf("n%d", i), Reps: reps(202000, 198000, 200000)})
 		}
 		s := analysis.Analyze(r).Summary
 		c, sw := s.Variants[0].Comparison, s.Sweeps[0]

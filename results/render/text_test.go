@@ -212,7 +212,7 @@ func TestComparisonFits120(t *testing.T) {
 	}
 	sweep := fixture.SweepRun()
 	for i := range sweep.Variants[0].Reps[:2] { // the baseline client-bound
-		sweep.Variants[0].Reps[i] = fixture.Measured(sweep.Variants[0].Reps[i], []float64{0.55, 0.97}, 3.0, 0, "")
+		sweep.Variants[0].Reps[i] = fixture.Measured(sweep.Variants[0].Reps[i], []float64{0.55, 0.97}, 3.0, 0)
 	}
 	for _, r := range []*results.Run{sweep, fixture.ServerCPUsRun()} {
 		for i := range r.Variants {

@@ -20,12 +20,12 @@ func verdictsRun() *results.Run {
 		Name: "verdicts", Baseline: "baseline", Order: results.OrderRandomized, Seed: 12345, Equivalence: 0.02,
 		Started: fixture.T0,
 		Variants: []results.Variant{
-			{Name: "baseline", Reps: fixture.Reps(200000, 200400, 199600)},
-			{Name: "faster", Reps: fixture.Reps(210000, 210400, 209600)},
-			{Name: "same", Reps: fixture.Reps(200200, 199800, 200300)},
-			{Name: "noisy", Reps: fixture.Reps(180000, 215000, 196000)},
-			{Name: "soft-10", Series: "soft-{r}", Sweep: map[string]string{"r": "10"}, Reps: fixture.Reps(199000, 203000, 195000)},
-			{Name: "soft-20", Series: "soft-{r}", Sweep: map[string]string{"r": "20"}, Reps: fixture.Reps(201000, 197000, 203000)},
+			{Name: "baseline", Reps: reps(200000, 200400, 199600)},
+			{Name: "faster", Reps: reps(210000, 210400, 209600)},
+			{Name: "same", Reps: reps(200200, 199800, 200300)},
+			{Name: "noisy", Reps: reps(180000, 215000, 196000)},
+			{Name: "soft-10", Series: "soft-{r}", Sweep: map[string]string{"r": "10"}, Reps: reps(199000, 203000, 195000)},
+			{Name: "soft-20", Series: "soft-{r}", Sweep: map[string]string{"r": "20"}, Reps: reps(201000, 197000, 203000)},
 		},
 	}
 }
@@ -44,8 +44,8 @@ func TestDriftWarnings(t *testing.T) {
 	// Ten rounds, the machine 3 % slower at the end; "faster" is 2.5 %
 	// ahead throughout, which ten repetitions call significant.
 	r := &results.Run{Name: "drift", Baseline: "baseline", Order: results.OrderSequential, Variants: []results.Variant{
-		{Name: "baseline", Reps: fixture.Reps(ramp(200000, 667, 10)...)},
-		{Name: "faster", Reps: fixture.Reps(ramp(205000, 683, 10)...)},
+		{Name: "baseline", Reps: reps(ramp(200000, 667, 10)...)},
+		{Name: "faster", Reps: reps(ramp(205000, 683, 10)...)},
 	}}
 	s := analysis.Analyze(r).Summary
 	if c := s.Variants[1].Comparison; !c.Significant || c.DeltaPct > 3 {
@@ -120,4 +120,13 @@ func TestVerdicts(t *testing.T) {
 	}
 	golden(t, filepath.Join("testdata", "verdicts.golden"), text.Bytes())
 	golden(t, filepath.Join("testdata", "verdicts.md.golden"), md.Bytes())
+}
+
+// reps is one single-group repetition per request count.
+func reps(requests ...uint64) []results.Rep {
+	out := make([]results.Rep, len(requests))
+	for i, n := range requests {
+		out[i] = fixture.Rep(i, 5, n)
+	}
+	return out
 }

@@ -9,6 +9,9 @@ import (
 	"testing"
 )
 
+// nocertReason is the one-line reason NotMeasuredRun stores for nocert, whose nginx did not start.
+var nocertReason = fixture.NotMeasuredRun().NotMeasured[0].Reason
+
 // TestJournalNotMeasured: a variant given up on is in the journal, so the
 // run read back from the directory (`kaeload report DIR`) still names it,
 // also when no variant was measured at all; once a resumed run begins, it
@@ -23,7 +26,7 @@ func TestJournalNotMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Record(results.Change{Type: results.ChangeNotMeasured, Variant: 2, Reason: fixture.NocertReason}); err != nil {
+	if err := j.Record(results.Change{Type: results.ChangeNotMeasured, Variant: 2, Reason: nocertReason}); err != nil {
 		t.Fatal(err)
 	}
 	// Before anything was measured: the summary names it already.
@@ -31,7 +34,7 @@ func TestJournalNotMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []results.NotMeasured{{Variant: "nocert", Reason: fixture.NocertReason}}; !slices.Equal(r.NotMeasured, want) {
+	if want := []results.NotMeasured{{Variant: "nocert", Reason: nocertReason}}; !slices.Equal(r.NotMeasured, want) {
 		t.Errorf("read back before any repetition: NotMeasured %+v, want %+v", r.NotMeasured, want)
 	}
 	for _, rep := range full.Variants[0].Reps {
@@ -46,7 +49,7 @@ func TestJournalNotMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := analysis.Analyze(r).NotMeasured.Strings(); !slices.Equal(got, []string{"variant nocert: " + fixture.NocertReason}) {
+	if got := analysis.Analyze(r).NotMeasured.Strings(); !slices.Equal(got, []string{"variant nocert: " + nocertReason}) {
 		t.Errorf("read back at the end: NotMeasured %q", got)
 	}
 	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 3 {

@@ -13,7 +13,7 @@ import (
 // clientBound makes rep's second group client-bound: its worker used 97 %
 // of its CPUs.
 func clientBound(rep results.Rep) results.Rep {
-	return fixture.Measured(rep, []float64{0.55, 0.97}, 3.0, 0, "")
+	return fixture.Measured(rep, []float64{0.55, 0.97}, 3.0, 0)
 }
 
 // TestCaveatInVerdictLine: a variant that measured the client in most of
