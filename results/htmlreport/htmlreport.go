@@ -92,8 +92,7 @@ func newPage(m *analysis.Report) *page {
 	for i := range vs {
 		vs[i] = *measure.NewVariant(m, i)
 	}
-	pg.Baseline = sum.BaselineLine()
-	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
+	pg.Baseline, pg.Order, pg.StatsNote = facts["baseline"], facts["order"], tables.StatsNote(sum)
 	if nc := sum.NoComparison().String(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}

@@ -95,8 +95,7 @@ func StatsNote(s *analysis.RunSummary) string {
 	return TestWords(adjust, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
 }
 
-// TestWords is how a comparison decides, given its p adjustment, the α level of its MDE and its
-// equivalence margin in %.
+// TestWords is how a comparison decides, given its p adjustment, its MDE's α level and margin in %.
 func TestWords(adjust, level, margin string) string {
 	return fmt.Sprintf("t-test on ln(total req/s) of the repetitions (a test of the ratio); %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
 		adjust, stats.Power*100, level, margin)
