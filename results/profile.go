@@ -112,7 +112,7 @@ type FoldedStack struct {
 	Samples uint64 `json:"samples"`
 }
 
-// Frames splits the stack into (library, function) frames, root first.
+// Frames splits the stack into (library, function) frames, root first; OtherStacks is one frame.
 func (f FoldedStack) Frames() [][2]string {
 	if f.Stack == "" {
 		return nil

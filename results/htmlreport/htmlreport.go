@@ -62,14 +62,6 @@ var clientBound = strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) 
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
 
-func newVariantData(m *analysis.Report) []measure.Variant {
-	vs := make([]measure.Variant, len(m.Run.Variants))
-	for i := range vs {
-		vs[i] = *measure.NewVariant(m, i)
-	}
-	return vs
-}
-
 // measured are the variants with at least one completed repetition.
 func measured(vs []measure.Variant) []measure.Variant {
 	return slices.DeleteFunc(slices.Clone(vs), func(v measure.Variant) bool { return len(v.V.Reps) == 0 })
@@ -96,9 +88,11 @@ func newPage(m *analysis.Report) *page {
 	if len(r.Variants) == 0 {
 		return pg
 	}
-	sum, vs := m.Summary, newVariantData(m)
-	pg.Baseline = sum.BaselineLine()
-	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
+	sum, vs := m.Summary, make([]measure.Variant, len(r.Variants))
+	for i := range vs {
+		vs[i] = *measure.NewVariant(m, i)
+	}
+	pg.Baseline, pg.Order, pg.StatsNote = facts["baseline"], facts["order"], tables.StatsNote(sum)
 	if nc := sum.NoComparison().String(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
@@ -109,9 +108,6 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	depth := 0
 	for _, st := range v.Stacks {
 		frames := st.Frames()
-		if st.Stack == results.OtherStacks {
-			frames = [][2]string{{"", results.OtherStacks}}
-		}
 		root.samples += st.Samples
 		n := root
 		for _, f := range frames {

@@ -62,7 +62,10 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			}
 		}
 	}
-	fmt.Fprintf(d, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
+	adjust := fmt.Sprintf("p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g)",
+		stats.Alpha)
+	level := "α/m (Bonferroni over the m comparisons, Holm's strictest step)"
+	d.say(tables.TestWords(adjust, level, fmt.Sprintf("%g", results.DefaultEquivalence*100))+"\n", "")
 
 	d.table(compareTable(rr))
 	for i, m := range rr.Runs {

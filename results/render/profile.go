@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 )
 
@@ -30,9 +29,6 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 	}
 	for _, st := range v.Stacks {
 		frames := st.Frames()
-		if st.Stack == results.OtherStacks {
-			frames = [][2]string{{"", results.OtherStacks}}
-		}
 		s := &profile.Sample{Value: []int64{int64(st.Samples), int64(st.Samples) * period}}
 		for k := len(frames) - 1; k >= 0; k-- { // pprof lists the leaf first
 			lib, fn, name := frames[k][0], frames[k][1], frames[k][1]

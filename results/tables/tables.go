@@ -290,10 +290,8 @@ func Capacity(c *results.Capacity) Table {
 // Speed is the crypto speed table: a row per figure, its unit, a column per variant, then "Δ% NAME" for
 // every other variant (no Δ % without a baseline); "-" where a value or Δ is not defined.
 func Speed(t *analysis.SpeedTable) Table {
-	tb := Table{}.cols("figure", "unit")
-	for _, name := range t.Variants {
-		tb = tb.cols(">" + name)
-	}
+	values := measure.Map(t.Variants, func(name string) string { return ">" + name })
+	tb := Table{}.cols("figure", "unit").cols(values...)
 	var others []int // the variants with a Δ % column
 	for vi, name := range t.Variants {
 		if t.Baseline >= 0 && vi != t.Baseline {
@@ -397,10 +395,8 @@ func ProbeReadings(m *analysis.Report) Table {
 
 // Profile has a column per variant, a row per library, then the crypto share, bound, Δ and samples.
 func Profile(t *analysis.ProfileTable) Table {
-	tb := Table{}.cols("server CPU by library")
-	for _, v := range t.Variants {
-		tb = tb.cols(">" + v.Name)
-	}
+	names := measure.Map(t.Variants, func(v analysis.ProfileVariant) string { return ">" + v.Name })
+	tb := Table{}.cols("server CPU by library").cols(names...)
 	row := func(label string, cell func(v *analysis.ProfileVariant) string) {
 		cells := []string{label}
 		for i := range t.Variants {

@@ -92,8 +92,13 @@ func StatsNote(s *analysis.RunSummary) string {
 		adjust = fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
 		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
 	}
+	return TestWords(adjust, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+}
+
+// TestWords is how a comparison decides, given its p adjustment, its MDE's α level and margin in %.
+func TestWords(adjust, level, margin string) string {
 	return fmt.Sprintf("t-test on ln(total req/s) of the repetitions (a test of the ratio); %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
-		adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+		adjust, stats.Power*100, level, margin)
 }
 
 // OrderLine says in what order the windows ran; "" when not recorded.
