@@ -78,7 +78,11 @@ var comparison = []Measure{
 			return format.VerdictLine(v.Comparison, v.VerdictCaveat.String())
 		})},
 	{Key: "verdict_own", Label: "verdict", Show: Below, VOrder: 10, Human: words,
-		Variant: notBaseline(func(v *summary) string { return format.VerdictLine(v.Comparison, OwnCaveat(v)) })},
+		// without the baseline's flags, said once under the baseline
+		Variant: notBaseline(func(v *summary) string {
+			own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.B("baseline") })
+			return format.VerdictLine(v.Comparison, notes.Join(own, "; "))
+		})},
 	{Key: "baseline_caveat", Label: "in every comparison", Show: Below, VOrder: 11, Human: words,
 		Variant: func(x *Variant) Value {
 			return If(x.S.IsBaseline && len(x.R.Summary.Variants) > 1, Words(x.S.Caveat.String()))
@@ -92,21 +96,8 @@ var comparison = []Measure{
 	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
 	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
-	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true, Human: words,
-		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
-}
-
-// OwnCaveat is v's verdict caveat without the baseline's flags, said once under the baseline.
-func OwnCaveat(v *summary) string {
-	own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.B("baseline") })
-	return notes.Join(own, "; ")
-}
-
-func anyServerCPU(m *analysis.Report) bool {
-	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
-		_, ok := v.RequestsPerServerCPU()
-		return ok
-	})
+	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true,
+		When: hasServerCPU, Human: words, Variant: func(x *Variant) Value { return Words(ServerCPUDeltaCell(x.S)) }},
 }
 
 // CICell is a 95 % interval in a table cell: "lo .. hi", "n/a (why)" or "-".
