@@ -337,7 +337,10 @@ var timelineAnswers = map[string]answer{
 		without: map[string]string{"compare": noTimelineCompare, "md": "the column says by interval", "csv": "the rate columns are per second whatever the interval"}},
 	"Timeline.Range": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{tables.RangeWords(&m.Reps[0][0].Timeline)}
-	}, "md", func(m *analysis.Report) []string { return []string{measure.RangeCell(&m.Reps[0][0].Timeline)} },
+	}, "md", func(m *analysis.Report) []string {
+		r := m.Reps[0][0].Timeline.Range
+		return []string{format.Rate(r.Min) + " / " + format.Rate(r.Median) + " / " + format.Rate(r.Max)}
+	},
 		"csv", func(m *analysis.Report) []string {
 			r := m.Reps[0][0].Timeline.Range
 			return []string{csvF3(r.Min) + "," + csvF3(r.Median) + "," + csvF3(r.Max)}
