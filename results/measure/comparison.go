@@ -80,7 +80,8 @@ var comparison = []Measure{
 	{Key: "verdict_own", Label: "verdict", Show: Below, VOrder: 10, Human: words,
 		// without the baseline's flags, said once under the baseline
 		Variant: notBaseline(func(v *summary) string {
-			own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.B("baseline") })
+			own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")),
+				func(n notes.Note) bool { return n.B("baseline") })
 			return format.VerdictLine(v.Comparison, notes.Join(own, "; "))
 		})},
 	{Key: "baseline_caveat", Label: "in every comparison", Show: Below, VOrder: 11, Human: words,
@@ -96,8 +97,9 @@ var comparison = []Measure{
 	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
 	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
-	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true,
-		When: hasServerCPU, Human: words, Variant: func(x *Variant) Value { return Words(ServerCPUDeltaCell(x.S)) }},
+	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true,
+		Sparse: true, When: hasServerCPU, Human: words,
+		Variant: func(x *Variant) Value { return Words(ServerCPUDeltaCell(x.S)) }},
 }
 
 // CICell is a 95 % interval in a table cell: "lo .. hi", "n/a (why)" or "-".
@@ -294,10 +296,6 @@ func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
 }
 
-func hasSoftRatio(m *analysis.Report) bool {
-	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
-}
-
 // softRatioModel is the model's rate at the variant's soft ratio.
 func softRatioModel(x *Variant) Value {
 	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
@@ -312,7 +310,9 @@ func hasServerCPU(m *analysis.Report) bool {
 
 // answers: thresholds, searches, capacities and requests per server CPU-second.
 var answers = []Measure{
-	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML, When: hasSoftRatio, Variant: softRatioModel},
+	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML,
+		When:    func(m *analysis.Report) bool { return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK },
+		Variant: softRatioModel},
 	{Key: "thresholds", Show: CSV, When: func(m *analysis.Report) bool { return len(m.Thresholds) > 0 },
 		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
 	{Key: "search_best", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {
