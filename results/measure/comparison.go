@@ -99,7 +99,21 @@ var comparison = []Measure{
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
 	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true,
 		Sparse: true, When: hasServerCPU, Human: words,
-		Variant: func(x *Variant) Value { return Words(ServerCPUDeltaCell(x.S)) }},
+		// "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-"
+		Variant: func(x *Variant) Value {
+			switch c := x.S.ServerCPUComparison; {
+			case x.S.IsBaseline:
+				return Words("baseline")
+			case !c.Tested():
+				return Words(format.Missing)
+			default:
+				verdict := "not significant"
+				if c.Significant {
+					verdict = "significant"
+				}
+				return Words(fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c)))
+			}
+		}},
 }
 
 // CICell is a 95 % interval in a table cell: "lo .. hi", "n/a (why)" or "-".
@@ -122,23 +136,6 @@ func DeltaCell(s *analysis.RunSummary, v *summary) string {
 		return format.Missing
 	}
 	return format.Delta(v.Comparison.DeltaPct)
-}
-
-// ServerCPUDeltaCell is v's requests per server CPU-second against the baseline's:
-// "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-".
-func ServerCPUDeltaCell(v *summary) string {
-	switch c := v.ServerCPUComparison; {
-	case v.IsBaseline:
-		return "baseline"
-	case !c.Tested():
-		return format.Missing
-	default:
-		verdict := "not significant"
-		if c.Significant {
-			verdict = "significant"
-		}
-		return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
-	}
 }
 
 // flags are "LABEL (K of N reps)" for each count K above 0; just LABEL for one rep unless always.
