@@ -328,11 +328,6 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// ServerSharedInMost reports whether most repetitions shared the server's CPUs (a verdict measured them too).
-func (s *VariantSummary) ServerSharedInMost() bool {
-	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
-}
-
 // analyzeServerCPUs fills ra's server-side lines, after its client's.
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 	if u, ok := RepServerCPUUse(rep); ok {

@@ -304,12 +304,13 @@ var serverCPUs = []Measure{
 }
 
 // serverVariantJSON counts a variant's reps with OTHER LOAD on the server's CPUs, with a client group
-// on them, with either (shared says how), judged for saturation, NOT SATURATED.
+// on them, with either (shared says how; in most: a verdict measured them too), judged for saturation, NOT SATURATED.
 func serverVariantJSON(x *Variant) Value {
 	vs := x.S
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{
 		{"other_load_reps", vs.ServerOtherLoadReps}, {"shared_cpu_reps", vs.SharedCPUReps}, {"shared_reps", vs.ServerSharedReps},
-		Omit("shared", vs.ServerShared.Strings()), {"shared_in_most", vs.ServerSharedInMost()},
+		Omit("shared", vs.ServerShared.Strings()),
+		{"shared_in_most", vs.ServerSharedReps > 0 && 2*vs.ServerSharedReps > vs.Stats.N},
 		{"saturation_reps", vs.SaturationReps}, {"not_saturated_reps", vs.NotSaturatedReps}})))
 }
 

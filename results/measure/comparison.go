@@ -78,7 +78,12 @@ var comparison = []Measure{
 			return format.VerdictLine(v.Comparison, v.VerdictCaveat.String())
 		})},
 	{Key: "verdict_own", Label: "verdict", Show: Below, VOrder: 10, Human: words,
-		Variant: notBaseline(func(v *summary) string { return format.VerdictLine(v.Comparison, OwnCaveat(v)) })},
+		// without the baseline's flags, said once under the baseline
+		Variant: notBaseline(func(v *summary) string {
+			own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")),
+				func(n notes.Note) bool { return n.B("baseline") })
+			return format.VerdictLine(v.Comparison, notes.Join(own, "; "))
+		})},
 	{Key: "baseline_caveat", Label: "in every comparison", Show: Below, VOrder: 11, Human: words,
 		Variant: func(x *Variant) Value {
 			return If(x.S.IsBaseline && len(x.R.Summary.Variants) > 1, Words(x.S.Caveat.String()))
@@ -92,21 +97,23 @@ var comparison = []Measure{
 	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
 	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
-	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true, Human: words,
-		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
-}
-
-// OwnCaveat is v's verdict caveat without the baseline's flags, said once under the baseline.
-func OwnCaveat(v *summary) string {
-	own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.B("baseline") })
-	return notes.Join(own, "; ")
-}
-
-func anyServerCPU(m *analysis.Report) bool {
-	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
-		_, ok := v.RequestsPerServerCPU()
-		return ok
-	})
+	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true,
+		Sparse: true, When: hasServerCPU, Human: words,
+		// "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-"
+		Variant: func(x *Variant) Value {
+			switch c := x.S.ServerCPUComparison; {
+			case x.S.IsBaseline:
+				return Words("baseline")
+			case !c.Tested():
+				return Words(format.Missing)
+			default:
+				verdict := "not significant"
+				if c.Significant {
+					verdict = "significant"
+				}
+				return Words(fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c)))
+			}
+		}},
 }
 
 // CICell is a 95 % interval in a table cell: "lo .. hi", "n/a (why)" or "-".
@@ -129,23 +136,6 @@ func DeltaCell(s *analysis.RunSummary, v *summary) string {
 		return format.Missing
 	}
 	return format.Delta(v.Comparison.DeltaPct)
-}
-
-// ServerCPUDeltaCell is v's requests per server CPU-second against the baseline's:
-// "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-".
-func ServerCPUDeltaCell(v *summary) string {
-	switch c := v.ServerCPUComparison; {
-	case v.IsBaseline:
-		return "baseline"
-	case !c.Tested():
-		return format.Missing
-	default:
-		verdict := "not significant"
-		if c.Significant {
-			verdict = "significant"
-		}
-		return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
-	}
 }
 
 // flags are "LABEL (K of N reps)" for each count K above 0; just LABEL for one rep unless always.
@@ -303,10 +293,6 @@ func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
 }
 
-func hasSoftRatio(m *analysis.Report) bool {
-	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
-}
-
 // softRatioModel is the model's rate at the variant's soft ratio.
 func softRatioModel(x *Variant) Value {
 	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
@@ -321,7 +307,9 @@ func hasServerCPU(m *analysis.Report) bool {
 
 // answers: thresholds, searches, capacities and requests per server CPU-second.
 var answers = []Measure{
-	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML, When: hasSoftRatio, Variant: softRatioModel},
+	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML,
+		When:    func(m *analysis.Report) bool { return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK },
+		Variant: softRatioModel},
 	{Key: "thresholds", Show: CSV, When: func(m *analysis.Report) bool { return len(m.Thresholds) > 0 },
 		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
 	{Key: "search_best", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {

@@ -39,8 +39,17 @@ var timeline = []Measure{
 	rateRange("rate_min", func(r *diagnosis.RateRange) float64 { return r.Min }),
 	rateRange("rate_median", func(r *diagnosis.RateRange) float64 { return r.Median }),
 	rateRange("rate_max", func(r *diagnosis.RateRange) float64 { return r.Max }),
-	{Key: "rate_range", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11,
-		Rep: func(x *Rep) Value { return Words(RangeCell(&x.A.Timeline)) }, Human: words},
+	{Key: "rate_range", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11, Human: words,
+		Rep: func(x *Rep) Value { // "120.0 / 997.5 / 1,010.0", "no timeline", or "-" (no long interval)
+			switch r := x.A.Timeline.Range; {
+			case x.A.Timeline.NoTimeline:
+				return Words("no timeline")
+			case r == nil:
+				return Words(format.Missing)
+			default:
+				return Words(format.Rate(r.Min) + " / " + format.Rate(r.Median) + " / " + format.Rate(r.Max))
+			}
+		}},
 	{Key: "stalls", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return If(tl.StallsJudged, Count(len(tl.Stalls)))
 	})},
@@ -88,18 +97,6 @@ func repNotes(x *Rep) Value {
 			" starts, p99 from intended start " + format.QuantileMillis(t.Latency.Intended, 99) + " ms " + note)
 	}
 	return Words(note)
-}
-
-// RangeCell is "120.0 / 997.5 / 1,010.0" (min / median / max req/s), "no timeline", or "-" (no long interval).
-func RangeCell(tl *diagnosis.Repetition) string {
-	switch r := tl.Range; {
-	case tl.NoTimeline:
-		return "no timeline"
-	case r == nil:
-		return format.Missing
-	default:
-		return format.Rate(r.Min) + " / " + format.Rate(r.Median) + " / " + format.Rate(r.Max)
-	}
 }
 
 // StallsCell is "3.0–5.0 s at 135.0 req/s, …", "none", "not judged", or "-" without a timeline.

@@ -285,9 +285,9 @@ var answers = map[string]answer{
 		return []string{fmt.Sprintf(`"req_per_server_cpu_s": %v`, x)}
 	})},
 	"VariantSummary.ServerCPUComparison": {run: fixture.SweepRun, want: forOutputs("text html", func(m *analysis.Report) []string {
-		return []string{"Δ req/server cpu-s", measure.ServerCPUDeltaCell(&m.Summary.Variants[4])}
+		return []string{"Δ req/server cpu-s", serverCPUDelta(m)}
 	}, "md", func(m *analysis.Report) []string {
-		return []string{"Δ req/server cpu-s", mdEscape(measure.ServerCPUDeltaCell(&m.Summary.Variants[4]))}
+		return []string{"Δ req/server cpu-s", mdEscape(serverCPUDelta(m))}
 	}, "csv", func(m *analysis.Report) []string {
 		c := m.Summary.Variants[4].ServerCPUComparison
 		return []string{"server_cpu_delta_pct", csvF3(c.DeltaPct) + "," + csvG(c.PValue) + "," + csvG(c.PAdjusted) + ",true,4"}
@@ -337,7 +337,10 @@ var timelineAnswers = map[string]answer{
 		without: map[string]string{"compare": noTimelineCompare, "md": "the column says by interval", "csv": "the rate columns are per second whatever the interval"}},
 	"Timeline.Range": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{tables.RangeWords(&m.Reps[0][0].Timeline)}
-	}, "md", func(m *analysis.Report) []string { return []string{measure.RangeCell(&m.Reps[0][0].Timeline)} },
+	}, "md", func(m *analysis.Report) []string {
+		r := m.Reps[0][0].Timeline.Range
+		return []string{format.Rate(r.Min) + " / " + format.Rate(r.Median) + " / " + format.Rate(r.Max)}
+	},
 		"csv", func(m *analysis.Report) []string {
 			r := m.Reps[0][0].Timeline.Range
 			return []string{csvF3(r.Min) + "," + csvF3(r.Median) + "," + csvF3(r.Max)}
@@ -593,4 +596,10 @@ func excludedRun() *results.Run {
 	x.Excluded = "CLIENT-BOUND: group 1 …"
 	r.Variants[1].Excluded = []results.Rep{x}
 	return r
+}
+
+// serverCPUDelta is the Δ req/server cpu-s cell of the sweep's significant variant 4.
+func serverCPUDelta(m *analysis.Report) string {
+	c := m.Summary.Variants[4].ServerCPUComparison
+	return format.Delta(c.DeltaPct) + ", significant (p Holm " + format.PAdjusted(c) + ")"
 }
