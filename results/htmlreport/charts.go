@@ -287,6 +287,12 @@ var cpuSeries = []struct {
 		color.RGBA{49, 130, 189, 255}},
 }
 
+// catalogued is the catalogue's measure key of a repetition.
+func catalogued(key string) measure.Column {
+	i := slices.IndexFunc(measure.Catalogue, func(me measure.Measure) bool { return me.Key == key && me.Rep != nil })
+	return measure.Column{Measure: &measure.Catalogue[i], Key: key}
+}
+
 // cpuChart draws the mean busy shares against the client-bound threshold; none if unmeasured.
 func cpuChart(ms []measure.Variant) []chart {
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
@@ -295,7 +301,7 @@ func cpuChart(ms []measure.Variant) []chart {
 			"measures kaeload, not the server; busy time of other processes does not."}, "", "busy", nil, percentTicks)
 	col := func(k int) color.RGBA { return cpuSeries[k].col }
 	used := f.groupedBars(len(ms), len(cpuSeries), col, func(i, k int) float64 {
-		mc, v := catalogued(cpuSeries[k].key, true), &ms[i]
+		mc, v := catalogued(cpuSeries[k].key), &ms[i]
 		var xs []float64
 		for r := range v.V.Reps {
 			x := mc.OfRep(measure.NewRep(v.R, v.I, r))

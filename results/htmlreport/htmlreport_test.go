@@ -784,20 +784,3 @@ func TestWriteOtherLoad(t *testing.T) {
 		t.Errorf("kaeload using 95 %% of its CPUs: client-bound banner %v", b)
 	}
 }
-
-// TestPageColumnsCatalogued: every column of the page's own tables is a
-// catalogue measure, so a key renamed in the catalogue cannot empty a column.
-func TestPageColumnsCatalogued(t *testing.T) {
-	for _, pt := range []pageTable{repsTable, openLoopTable, serverCostTable, cpuTable, groupsTable} {
-		for _, pc := range pt.Cols {
-			func() {
-				defer func() {
-					if e := recover(); e != nil {
-						t.Errorf("table %q column %q: %v", pt.ID, pc.Key, e)
-					}
-				}()
-				catalogued(pc.Key, pt.By == "rep")
-			}()
-		}
-	}
-}

@@ -70,73 +70,38 @@ func fromTable(id string, tb tables.Table) *table {
 	return t
 }
 
-// pageColumn is a catalogue measure of a page table, aligned as the catalogue says, Head
-// replacing its label (its key without one), Unit appending its unit; a table with Needs columns shows the rows
-// with one, and is left out (nil) without any.
-type pageColumn struct {
-	Key, Head   string
-	Unit, Needs bool
-}
-
-// pageTable is a page table of catalogue measures, a row per variant, or per repetition or group when By
-// is "rep" or "group": Cols, then those of output Of; Flags adds a repetition's failure and loud lines.
+// pageTable is a page table of the catalogue's measures of output Of, a row per variant in catalogue order,
+// or per repetition (by Order) or group when By is "rep" or "group"; Flags adds a repetition's failure and
+// loud lines. A table with Needs measures shows the rows with one, and is left out (nil) without any.
 type pageTable struct {
 	ID, By string
 	Of     measure.Output
 	Flags  bool
-	Cols   []pageColumn
-}
-
-var (
-	repsTable = pageTable{ID: "reps-table", By: "rep", Of: measure.HTML, Flags: true, Cols: []pageColumn{
-		{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
-		{Key: "errors"}, {Key: "handshakes"}, {Key: "resumed"}, {Key: "connections"}, {Key: "status"}, {Key: "total_p99_ms"},
-	}}
-	openLoopTable = pageTable{ID: "open-loop-table", Cols: []pageColumn{{Key: "scheduled", Needs: true}, {Key: "missed"},
-		{Key: "intended_p50_ms"}, {Key: "intended_p99_ms"}, {Key: "intended_p99.9_ms"}}}
-	serverCostTable = pageTable{ID: "server-cost", Cols: []pageColumn{{Key: "server_cpu_reps"},
-		{Key: "server_cpu_s", Head: "server CPU time", Unit: true}, {Key: "req_per_server_cpu_s", Needs: true},
-		{Key: "req_per_server_cpu_s_ci"}, {Key: "req_per_server_cpu_delta"}}}
-	cpuTable = pageTable{By: "rep", Cols: []pageColumn{{Key: "client_busy_max", Head: "client busiest group", Needs: true},
-		{Key: "client_busiest_group"}, {Key: "client_busy_mean"}, {Key: "server_busy", Needs: true},
-		{Key: "server_cpu_s", Head: "server CPU time", Unit: true}}}
-	groupsTable = pageTable{By: "group", Of: measure.Groups}
-)
-
-// catalogued is the catalogue's measure key of a repetition or a variant.
-func catalogued(key string, rep bool) measure.Column {
-	i := slices.IndexFunc(measure.Catalogue, func(me measure.Measure) bool {
-		return me.Key == key && (rep && me.Rep != nil || !rep && me.Variant != nil)
-	})
-	return measure.Column{Measure: &measure.Catalogue[i], Key: key, Label: measure.Catalogue[i].Label}
 }
 
 // build lays out pt for vs, a hot repetition's or group's row marked so.
 func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
-	rep := pt.By == "rep"
-	cols := measure.Map(pt.Cols, func(pc pageColumn) measure.Column { return catalogued(pc.Key, rep) })
-	for _, c := range measure.Columns(m, pt.Of) {
-		if rep && c.Rep != nil || !rep && c.Variant != nil {
-			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key})
-		}
+	cols := measure.RepColumns(m, pt.Of)
+	if pt.By != "rep" {
+		cols = slices.DeleteFunc(measure.Columns(m, pt.Of), func(c measure.Column) bool { return c.Variant == nil })
 	}
 	t := &table{ID: pt.ID, Head: []td{{Text: "variant"}}}
 	if pt.By != "" {
 		t.Head = append(t.Head, right(pt.By))
 	}
-	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label, pc.Key), Class: classIf(!cols[k].Left, "num")})
+	for _, c := range cols {
+		t.Head = append(t.Head, td{Text: cmp.Or(c.PageLabel, c.Label, c.Key), Class: classIf(!c.Left, "num")})
 	}
-	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
+	needs := slices.ContainsFunc(cols, func(c measure.Column) bool { return c.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
 		cells, needed := lead, !needs
-		for k, pc := range pt.Cols {
-			c := td{Text: dash, Class: classIf(!cols[k].Left, "num")}
-			if v := value(cols[k]); v.Kind != measure.None {
-				needed = needed || pc.Needs
-				c.Text = cell(cols[k].Text(v))
-				if pc.Unit {
-					c.Text += " " + cols[k].Unit
+		for _, col := range cols {
+			c := td{Text: dash, Class: classIf(!col.Left, "num")}
+			if v := value(col); v.Kind != measure.None {
+				needed = needed || col.Needs
+				c.Text = cell(col.Text(v))
+				if col.PageUnit {
+					c.Text += " " + col.Unit
 				}
 			}
 			cells = append(cells, c)
@@ -229,13 +194,14 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg"})
 		}
 	}
-	pg.Reps = repsTable.build(m, vs)
+	pg.Reps = pageTable{ID: "reps-table", By: "rep", Of: measure.HTML, Flags: true}.build(m, vs)
 	if len(pg.Reps.Rows) == 0 {
 		pg.Reps.add("", td{Text: "no completed repetitions"})
 	}
-	pg.Groups = groupsTable.build(m, vs)
-	pg.OpenLoop, pg.ServerCost = openLoopTable.build(m, vs), serverCostTable.build(m, vs)
-	pg.CPU = cpuTable.build(m, vs)
+	pg.Groups = pageTable{By: "group", Of: measure.Groups}.build(m, vs)
+	pg.OpenLoop = pageTable{ID: "open-loop-table", Of: measure.OpenLoopPage}.build(m, vs)
+	pg.ServerCost = pageTable{ID: "server-cost", Of: measure.ServerCostPage}.build(m, vs)
+	pg.CPU = pageTable{By: "rep", Of: measure.CPUPage}.build(m, vs)
 	pg.Latency = fromTable("", tables.VariantLatencies(m))
 	pg.NotCounted = fromTable("not-counted-table", tables.NotCounted(m))
 	pg.Errors = fromTable("", tables.Errors(m))

@@ -21,7 +21,8 @@ var Catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelin
 var counts = []Measure{
 	{Key: "reps", Show: JSON, Variant: func(x *Variant) Value { return Count(x.S.Stats.N) }},
 	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, Count(x.S.FailedReps)) }},
-	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
+	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | HTML | PartialRow, Order: 1,
+		PageLabel: "window", PageUnit: true,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
 		Fact: &Fact{"window", 1, func(x *Rep) string {
 			return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds())
@@ -38,20 +39,21 @@ var counts = []Measure{
 		Fact: &Fact{"caution", 2, func(x *Rep) string {
 			return when(analysis.Misaligned(x.Rep), notes.MisalignedWords)
 		}}},
-	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
+	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | HTML | PartialRow, Order: 2,
 		Fact: &Fact{"requests", 2, requestsLine}}, func(c *results.Counts) uint64 { return c.Requests }),
-	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
-		Metric:  "kaeload_window_requests_per_second",
+	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | HTML | PartialRow | OpenMetrics,
+		Order: 3, Metric: "kaeload_window_requests_per_second",
 		Rep:     func(x *Rep) Value { return F3(x.Rep.Total.Rate()) },
 		Variant: func(x *Variant) Value { return Object(x.S.Stats) }}, // JSON alone shows a variant's
-	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
+	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | HTML | PartialRow, Order: 5, VOrder: 12,
 		Fact: &Fact{"errors", 4, errorsLine}}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare()) }},
 	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
 		Variant: func(x *Variant) Value { return Count(x.S.Errors[errorClass(x.Param)].Count) },
 		Fact:    &Fact{"  %s", 5, errorClassLine}},
-	counted(Measure{Key: "resumed", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Resumed }),
+	counted(Measure{Key: "resumed", Show: CSV | JSON | HTML, Order: 7},
+		func(c *results.Counts) uint64 { return c.Resumed }),
 }
 
 // spreads are the window spreads' members, for a run that records them.
@@ -114,15 +116,15 @@ var latencies = []Measure{
 	latency("ttfb", 50, "", JSON, 0, 0),
 	latency("ttfb", 99, "", JSON, 0, 0),
 	latency("total", 50, "", CSV|JSON, 0, 0),
-	latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
-	{Key: "scheduled", Label: "starts due", Show: CSV | JSON,
+	latency("total", 99, "p99 total ms", CSV|JSON|Markdown|HTML, 10, 0),
+	{Key: "scheduled", Label: "starts due", Show: CSV | JSON | OpenLoopPage, Needs: true,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Scheduled)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Scheduled)) }},
-	{Key: "missed", Show: CSV | JSON,
+	{Key: "missed", Show: CSV | JSON | OpenLoopPage,
 		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Missed)) },
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Missed)) }},
-	latency("intended", 50, "p50 from intended", CSV|JSON, 0, 0),
-	latency("intended", 99, "p99 from intended", CSV|JSON, 0, 0),
+	latency("intended", 50, "p50 from intended", CSV|JSON|OpenLoopPage, 0, 0),
+	latency("intended", 99, "p99 from intended", CSV|JSON|OpenLoopPage, 0, 0),
 }
 
 // fullCPU is the client's CPU seconds when every group was measured.
@@ -133,7 +135,8 @@ func fullCPU(x *Rep) (float64, bool) {
 
 // cpuAndClient: CPU, the client's flags, what it did outside the window, memory.
 var cpuAndClient = []Measure{
-	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
+	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown | CPUPage, Order: 11,
+		PageLabel: "client busiest group", Needs: true,
 		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMax, 4)) },
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, fixed(x.S.ClientBusyMax, 4)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
@@ -143,25 +146,32 @@ var cpuAndClient = []Measure{
 		s, ok := fullCPU(x)
 		return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
 	}},
-	{Key: "client_us_per_request", Unit: "µs", Label: "client µs/req", Show: CSV | JSON | Markdown, Order: 4, VOrder: 3, Sparse: true,
+	{Key: "client_us_per_request", Unit: "µs", Label: "client µs/req", Show: CSV | JSON | Markdown | HTML,
+		Order: 4, VOrder: 3, Sparse: true,
 		Rep: func(x *Rep) Value {
 			us, _, ok := x.A.ClientCPU.PerRequest(x.Rep.Total.Requests)
 			return If(ok, F3(us))
 		},
 		Variant: func(x *Variant) Value { us, ok := x.S.ClientMicrosPerRequest(); return If(ok, F3(us)) }},
-	{Key: "server_cpu_s", Unit: "s", Label: "server cpu s", Show: CSV | JSON | Markdown, Order: 9,
+	{Key: "server_cpu_reps", Label: "reps with server CPU", Show: ServerCostPage,
+		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, Count(x.S.ServerCPUReps)) }},
+	{Key: "server_cpu_s", Unit: "s", Label: "server cpu s", Show: CSV | JSON | Markdown | ServerCostPage | CPUPage,
+		Order: 12, PageLabel: "server CPU time", PageUnit: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
 		Fact:    &Fact{"server cpu", 12, serverCPULine}},
-	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
+	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables | ServerCostPage,
+		Order: 13, VOrder: 13, Sparse: true, Needs: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {
 				return If(u.Seconds > 0, F3(float64(x.Rep.Total.Requests)/u.Seconds))
 			})
 		},
 		Variant: func(x *Variant) Value { r, ok := x.S.RequestsPerServerCPU(); return If(ok, F3(r)) }},
+	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Label: "95 % CI (per repetition)", Show: ServerCostPage,
+		Left: true, Human: words, Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
 	{Key: "client_bound", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Truth(!x.A.ClientBound.IsZero()) },
 		Variant: func(x *Variant) Value { return Truth(x.S.ClientBoundReps > 0) }},

@@ -68,7 +68,8 @@ func TestWriteReference(t *testing.T) {
 	if got, want := len(lines), len(measure.Catalogue)+2; got != want {
 		t.Errorf("reference has %d lines, want %d", got, want)
 	}
-	if !strings.Contains(b.String(), "| req_per_s | req_per_s | req/s | req/s | repetition, variant | md csv json openmetrics |") {
+	row := "| req_per_s | req_per_s | req/s | req/s | repetition, variant | md csv json html openmetrics |"
+	if !strings.Contains(b.String(), row) {
 		t.Errorf("reference lacks req_per_s:\n%s", b.String())
 	}
 }

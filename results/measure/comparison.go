@@ -97,8 +97,8 @@ var comparison = []Measure{
 	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
 	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
-	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true,
-		Sparse: true, When: hasServerCPU, Human: words,
+	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below | ServerCostPage,
+		VOrder: 14, Left: true, Sparse: true, When: hasServerCPU, Human: words,
 		// "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-"
 		Variant: func(x *Variant) Value {
 			switch c := x.S.ServerCPUComparison; {

@@ -47,14 +47,14 @@ var facts = []Measure{
 	{Key: "ports_hint", Show: Facts, Fact: &Fact{"", 6, func(x *Rep) string {
 		return when(x.Rep.Total.Errors[results.ErrPorts].Count > 0, results.PortsHint)
 	}}},
-	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) },
+	{Key: "handshakes", Show: Facts | HTML, Order: 6, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) },
 		Fact: &Fact{"handshakes", 8, func(x *Rep) string {
 			t := &x.Rep.Total
 			return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
 		}}},
-	{Key: "connections", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
+	{Key: "connections", Show: Facts | HTML, Order: 8, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
 		Fact: &Fact{"connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) }}},
-	{Key: "status", Show: Facts, Human: words, Left: true,
+	{Key: "status", Show: Facts | HTML, Order: 9, Human: words, Left: true,
 		Rep:  func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
 		Fact: &Fact{"status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) }}},
 	{Key: "server_cpus_words", Show: Facts, Fact: &Fact{"server's cpus", 13, serverCPUsLine}},

@@ -24,18 +24,20 @@ const (
 	Markdown
 	CSV
 	JSON
-	HTML
+	HTML // the page's comparison, and its repetitions table by Order
 	OpenMetrics
-	PartialRow    // filled in the CSV's rows of partial and excluded windows
-	UnmeasuredRow // filled in the CSV's row of a variant never measured
-	Facts         // a line among a repetition's facts in the text report
-	Below         // a line per variant under the text report's comparison
-	Runs          // the comparison of stored runs, a row per variant and run
-	Latencies     // the latency tables: the text report's of a repetition, the page's of a variant
-	Groups        // the groups tables: the text report's of a repetition, the page's of a variant
-	Page          // only the HTML page's own tables, which place it by key
-	Tables        = Text | Markdown
-	All           = Tables | Facts | HTML | CSV | JSON | OpenMetrics
+	PartialRow     // filled in the CSV's rows of partial and excluded windows
+	UnmeasuredRow  // filled in the CSV's row of a variant never measured
+	Facts          // a line among a repetition's facts in the text report
+	Below          // a line per variant under the text report's comparison
+	Runs           // the comparison of stored runs, a row per variant and run
+	Latencies      // the latency tables: the text report's of a repetition, the page's of a variant
+	Groups         // the groups tables: the text report's of a repetition, the page's of a variant
+	CPUPage        // the page's CPU table, a row per repetition by Order
+	OpenLoopPage   // the page's open-loop table, a row per variant
+	ServerCostPage // the page's server cost table, a row per variant
+	Tables         = Text | Markdown
+	All            = Tables | Facts | HTML | CSV | JSON | OpenMetrics
 )
 
 // Measure is one quantity of the catalogue: how to read it, label it and which outputs show it.
@@ -51,6 +53,9 @@ type Measure struct {
 	Human         func(Value) string              // writes it for the tables (nil: by Unit, else Value.Human)
 	Order, VOrder int                             // place in the rep and variant tables (0: last; both 0: all)
 	Left          bool                            // aligned left
+	PageLabel     string                          // heads it on the page instead of Label
+	PageUnit      bool                            // the page writes its unit after its value
+	Needs         bool                            // a page table with Needs measures shows the rows with one
 	Sparse        bool                            // dropped from a variant table none fills
 	Metric        string                          // OpenMetrics gauge ("": "kaeload_" + Key)
 	Fact          *Fact                           // line among a repetition's facts in the text report
@@ -313,7 +318,9 @@ func (v Value) JSON() any {
 var outputNames = []struct {
 	o    Output
 	name string
-}{{Text, "text"}, {Below, "text-below"}, {Latencies, "latency"}, {Groups, "groups"}, {Page, "html-page"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
+}{{Text, "text"}, {Below, "text-below"}, {Latencies, "latency"}, {Groups, "groups"}, {CPUPage, "html-cpu"},
+	{OpenLoopPage, "html-open-loop"}, {ServerCostPage, "html-server-cost"}, {Markdown, "md"}, {CSV, "csv"},
+	{JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
 
 // WriteReference writes the catalogue as a Markdown table for docs/.
 func WriteReference(w io.Writer) error {

@@ -99,23 +99,20 @@ var groupRows = []Measure{
 		}},
 }
 
-// pageOnly: what the page's open-loop, server cost and CPU tables add.
+// pageOnly: what the page's open-loop and CPU tables add.
 var pageOnly = []Measure{
-	{Key: "client_busiest_group", Label: "group", Show: Page, Rep: func(x *Rep) Value {
+	{Key: "client_busiest_group", Label: "group", Show: CPUPage, Order: 11, Rep: func(x *Rep) Value {
 		c := x.A.ClientCPU
 		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, Count(c.BusyMaxGroup))
 	}},
-	{Key: "client_busy_mean", Unit: "share", Label: "client mean", Show: Page,
+	{Key: "client_busy_mean", Unit: "share", Label: "client mean", Show: CPUPage, Order: 11,
 		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, fixed(x.A.ClientCPU.BusyMean, 4)) }},
-	{Key: "server_busy", Unit: "share", Label: "server busy", Show: Page, Rep: func(x *Rep) Value {
-		return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return fixed(u.Busy, 4) })
-	}},
-	{Key: "intended_p99.9_ms", Unit: "ms", Label: "p99.9 from intended", Show: Page,
+	{Key: "server_busy", Unit: "share", Label: "server busy", Show: CPUPage, Order: 11, Needs: true,
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return fixed(u.Busy, 4) })
+		}},
+	{Key: "intended_p99.9_ms", Unit: "ms", Label: "p99.9 from intended", Show: OpenLoopPage,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
-	{Key: "server_cpu_reps", Label: "reps with server CPU", Show: Page,
-		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, Count(x.S.ServerCPUReps)) }},
-	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Label: "95 % CI (per repetition)", Show: Page, Left: true,
-		Human: words, Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
 }
 
 // VariantGroup is one group index of a variant over its repetitions.

@@ -39,7 +39,7 @@ var timeline = []Measure{
 	rateRange("rate_min", func(r *diagnosis.RateRange) float64 { return r.Min }),
 	rateRange("rate_median", func(r *diagnosis.RateRange) float64 { return r.Median }),
 	rateRange("rate_max", func(r *diagnosis.RateRange) float64 { return r.Max }),
-	{Key: "rate_range", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11, Human: words,
+	{Key: "rate_range", Label: "req/s by interval min / median / max", Show: Markdown, Order: 14, Human: words,
 		Rep: func(x *Rep) Value { // "120.0 / 997.5 / 1,010.0", "no timeline", or "-" (no long interval)
 			switch r := x.A.Timeline.Range; {
 			case x.A.Timeline.NoTimeline:
@@ -56,7 +56,7 @@ var timeline = []Measure{
 	{Key: "stall_seconds", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return joined(tl.Stalls, func(s diagnosis.Stall) string { return fmt.Sprintf("%.1f-%.1f", s.Start.Seconds(), s.End.Seconds()) })
 	})},
-	{Key: "stalls_cell", Label: "stalls", Show: Markdown, Order: 12, Left: true,
+	{Key: "stalls_cell", Label: "stalls", Show: Markdown, Order: 15, Left: true,
 		Rep: func(x *Rep) Value { return Words(StallsCell(&x.A.Timeline)) }, Human: words},
 	{Key: "listen_overflows", Show: CSV | JSON, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return From(tl.ListenOverflows, func(n *uint64) Value { return Count(*n) })
@@ -76,7 +76,7 @@ var timeline = []Measure{
 		})
 	})},
 	// a repetition's flags, a variant's too (NotesCell), under the text comparison as well
-	{Key: "notes", Label: "notes", Show: Markdown | Below, Order: 13, VOrder: 15, Left: true, Sparse: true, Human: words,
+	{Key: "notes", Label: "notes", Show: Markdown | Below, Order: 16, VOrder: 15, Left: true, Sparse: true, Human: words,
 		Rep: repNotes, Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
 }
 
