@@ -73,3 +73,21 @@ func TestWriteReference(t *testing.T) {
 		t.Errorf("reference lacks req_per_s:\n%s", b.String())
 	}
 }
+
+// TestKeysOncePerOutput: no output reads two measures of one key on the same side, so no table can
+// show a column twice (the HTML page's tables take every measure of their output).
+func TestKeysOncePerOutput(t *testing.T) {
+	for bit := measure.Output(1); bit != 0; bit <<= 1 {
+		seen := map[string]bool{}
+		for _, me := range measure.Catalogue {
+			for side, has := range map[string]bool{"rep": me.Rep != nil, "variant": me.Variant != nil} {
+				if k := side + " " + me.Key; me.Show&bit != 0 && has {
+					if seen[k] {
+						t.Errorf("output %b reads %s twice", bit, k)
+					}
+					seen[k] = true
+				}
+			}
+		}
+	}
+}

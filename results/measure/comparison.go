@@ -98,7 +98,7 @@ var comparison = []Measure{
 	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
 	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below | ServerCostPage,
-		VOrder: 14, Left: true, Sparse: true, When: hasServerCPU, Human: words,
+		VOrder: 14, Left: true, Sparse: true, When: perServerCPU, Human: words,
 		// "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-"
 		Variant: func(x *Variant) Value {
 			switch c := x.S.ServerCPUComparison; {
@@ -301,6 +301,15 @@ func softRatioModel(x *Variant) Value {
 func isSearch(m *analysis.Report) bool    { return m.Search != nil }
 func isPredicted(m *analysis.Report) bool { return m.Search != nil && m.Search.Predicted != nil }
 func isCapacity(m *analysis.Report) bool  { return m.Capacities != nil }
+
+// perServerCPU: a variant has requests per server CPU-second (its seconds summed above 0).
+func perServerCPU(m *analysis.Report) bool {
+	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
+		_, ok := v.RequestsPerServerCPU()
+		return ok
+	})
+}
+
 func hasServerCPU(m *analysis.Report) bool {
 	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool { return v.ServerCPUStats.N > 0 })
 }

@@ -2,8 +2,12 @@ package measure_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/internal/fixture"
 	"github.com/kaeload/kaeload/results/measure"
 )
 
@@ -31,5 +35,33 @@ func TestFieldsSetShared(t *testing.T) {
 	b, _ := json.Marshal(r2)
 	if string(a) != `{"s":{"x":1,"y":1}}` || string(b) != `{"s":{"x":1,"y":2}}` {
 		t.Errorf("s = %s and %s, want y 1 and 2", a, b)
+	}
+}
+
+// TestSharedInMost: a variant's server CPUs were shared "in most" of its repetitions when more than
+// half of those the verdict measured shared them.
+func TestSharedInMost(t *testing.T) {
+	m := analysis.Analyze(fixture.ServerCPUsRun())
+	var col measure.Column
+	for _, c := range measure.Columns(m, measure.JSON) {
+		if c.Key == "server_cpus" {
+			col = c
+		}
+	}
+	for _, tc := range []struct {
+		shared, n int
+		want      bool
+	}{{0, 3, false}, {1, 3, false}, {2, 3, true}, {3, 3, true}, {1, 2, false}, {2, 4, false}, {3, 4, true}} {
+		x := measure.NewVariant(m, 0)
+		s := *x.S
+		s.ServerSharedReps, s.Stats.N, s.SaturationReps = tc.shared, tc.n, tc.n
+		x.S = &s
+		b, err := json.Marshal(col.OfVariant(x).JSON())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf(`"shared_in_most":%v`, tc.want); !strings.Contains(string(b), want) {
+			t.Errorf("%d of %d shared: %s, want %s", tc.shared, tc.n, b, want)
+		}
 	}
 }
