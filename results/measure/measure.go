@@ -51,7 +51,7 @@ type Measure struct {
 	When          func(*analysis.Report) bool     // limits it to the runs it holds (nil: every run)
 	Each          func(*analysis.Report) []string // a family's parameters
 	Human         func(Value) string              // writes it for the tables (nil: by Unit, else Value.Human)
-	Order, VOrder int                             // place in the rep and variant tables (0: last; both 0: all)
+	Order, VOrder int                             // place in an output's rep and variant tables (0: last; both 0: all)
 	Left          bool                            // aligned left
 	PageLabel     string                          // heads it on the page instead of Label
 	PageUnit      bool                            // the page writes its unit after its value
