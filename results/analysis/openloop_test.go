@@ -28,8 +28,13 @@ func TestOpenLoopLimitRule(t *testing.T) {
 		{1000, 11, &results.CPUUsage{Busy: 0.5}, &results.CPUUsage{Busy: 0.3}, results.SlotsExhausted},
 	} {
 		g := results.Group{Counts: results.Counts{Scheduled: tc.scheduled, Missed: tc.missed}, CPU: tc.cpu, Process: tc.own}
-		if got, _ := openLoopLimit(&g, RepGroupCPUs(&results.Rep{Groups: []results.Group{g}})); got != tc.want {
-			t.Errorf("scheduled %d, missed %d, cpu %+v, own %+v: openLoopLimit = %q, want %q", tc.scheduled, tc.missed, tc.cpu, tc.own, got, tc.want)
+		rep := &results.Rep{Groups: []results.Group{g}}
+		got := ""
+		if gs := missedLine(rep, RepGroupCPUs(rep)).N("groups"); len(gs) == 1 {
+			got = gs[0].Args["limit"].(string)
+		}
+		if got != tc.want {
+			t.Errorf("scheduled %d, missed %d, cpu %+v, own %+v: missedLine's limit = %q, want %q", tc.scheduled, tc.missed, tc.cpu, tc.own, got, tc.want)
 		}
 	}
 	taken := results.Group{Index: 2, CPUs: "1", Slots: 16, Counts: results.Counts{Scheduled: 2000, Missed: 500},

@@ -39,35 +39,26 @@ func PartialLine(variant string, p *results.Rep) notes.Note {
 	return n
 }
 
-// openLoopLimit says why open-loop group g missed more than MaxMissedShare of starts, given the groups' CPU
-// use; and g's (nil: unknown).
-func openLoopLimit(g *results.Group, all []GroupCPU) (string, *GroupCPU) {
-	var gc *GroupCPU
-	if k := slices.IndexFunc(all, func(c GroupCPU) bool { return c.Index == g.Index }); k >= 0 {
-		gc = &all[k]
-	}
-	switch {
-	case g.MissedShare() <= results.MaxMissedShare:
-		return "", gc
-	case gc != nil && gc.ClientBound:
-		return results.ClientBound, gc
-	case gc != nil && gc.Busy >= results.ClientBoundBusy:
-		return results.CPUsTaken, gc
-	}
-	return results.SlotsExhausted, gc
-}
-
-// missedLine names rep's groups that missed more than MaxMissedShare of their starts, and why.
+// missedLine names rep's groups that missed more than MaxMissedShare of their starts, and why: client-bound,
+// CPUs taken (as busy, by others), else slots exhausted.
 func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 	var parts []notes.Note
 	for _, g := range rep.Groups {
-		why, gc := openLoopLimit(&g, all)
-		if why == "" {
+		if g.MissedShare() <= results.MaxMissedShare {
 			continue
 		}
-		n := notes.New(notes.MissedGroup, "index", g.Index, "limit", why, "share", g.MissedShare(), "slots", g.Slots, "measured", gc != nil)
-		if gc != nil {
-			n.Args["own"], n.Args["busy"], n.Args["kaeload"], n.Args["interrupts"] = gc.Own, gc.Busy, gc.Kaeload, gc.Interrupts
+		n := notes.New(notes.MissedGroup, "index", g.Index, "limit", results.SlotsExhausted, "share", g.MissedShare(),
+			"slots", g.Slots, "measured", false)
+		if k := slices.IndexFunc(all, func(c GroupCPU) bool { return c.Index == g.Index }); k >= 0 {
+			gc := &all[k]
+			switch {
+			case gc.ClientBound:
+				n.Args["limit"] = results.ClientBound
+			case gc.Busy >= results.ClientBoundBusy:
+				n.Args["limit"] = results.CPUsTaken
+			}
+			n.Args["measured"], n.Args["own"], n.Args["busy"] = true, gc.Own, gc.Busy
+			n.Args["kaeload"], n.Args["interrupts"] = gc.Kaeload, gc.Interrupts
 		}
 		parts = append(parts, n)
 	}
