@@ -251,7 +251,7 @@ func TestSimSweepFalseAlarms(t *testing.T) {
 		best, offPlateau, search, oldBest, oldOff := 0, 0, 0, 0, 0
 		for range trials {
 			rates := m.run(rng, nil)
-			j := sweepPlateau(rates, nil)
+			j := plateauOf(rates)
 			if j.Best >= 0 {
 				best++
 			}
@@ -319,7 +319,7 @@ func TestSimSweepFindsBest(t *testing.T) {
 	effects := []float64{0, 0, math.Log(1.12), 0, 0}
 	found, wrong := 0, 0
 	for range trials {
-		j := sweepPlateau(m.run(rng, effects), nil)
+		j := plateauOf(m.run(rng, effects))
 		switch j.Best {
 		case 2:
 			found++

@@ -178,7 +178,7 @@ func TestSweepPlateauUntested(t *testing.T) {
 		{"three values tested", [][]float64{{100, 101, 102}, {50, 51, 50}, {10, 11, 10}}, 0, []int{0}, 0},
 	}
 	for _, tt := range tests {
-		j := sweepPlateau(tt.samples, nil)
+		j := plateauOf(tt.samples)
 		if j.Top != tt.top || !slices.Equal(j.Plateau, tt.plateau) || j.Best != tt.best {
 			t.Errorf("%s: top %d plateau %v best %d (family %d), want top %d plateau %v best %d",
 				tt.name, j.Top, j.Plateau, j.Best, j.Family, tt.top, tt.plateau, tt.best)
@@ -224,4 +224,14 @@ func TestSummaryMergesExactly(t *testing.T) {
 			}
 		}
 	}
+}
+
+// plateauOf is sweepPlateau's judgement of a sweep whose variants are samples' indexes.
+func plateauOf(samples [][]float64) SweepSummary {
+	sw := SweepSummary{Variants: make([]int, len(samples))}
+	for i := range sw.Variants {
+		sw.Variants[i] = i
+	}
+	sweepPlateau(&sw, samples, nil)
+	return sw
 }

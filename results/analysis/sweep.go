@@ -54,7 +54,7 @@ func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Compar
 	for k, i := range sw.Variants {
 		samples[k] = r.Variants[i].Rates()
 	}
-	j := sweepPlateau(samples, func(top, other int) bool {
+	sweepPlateau(sw, samples, func(top, other int) bool {
 		t, o := sw.Variants[top], sw.Variants[other]
 		switch base {
 		case o: // the top against the baseline: "top − base" significant and positive
@@ -64,31 +64,25 @@ func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Compar
 		}
 		return true
 	})
-	at := func(k int) int {
-		if k < 0 {
-			return -1
-		}
-		return sw.Variants[k]
-	}
-	sw.Top, sw.Best, sw.Family, sw.Caution = at(j.Top), at(j.Best), j.Family, j.Caution
-	for _, k := range j.Plateau {
-		sw.Plateau = append(sw.Plateau, sw.Variants[k])
-	}
 }
 
-// sweepPlateau is PairPlateau in indexes of samples; with no pair tested it claims nothing but Top.
+// sweepPlateau judges sw by PairPlateau of its variants' samples; with no pair tested it claims nothing but Top.
 // Samples with one value stay on the plateau, empty ones on none; values never compared are not ranked.
-func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSummary {
+func sweepPlateau(sw *SweepSummary, samples [][]float64, agree func(top, other int) bool) {
 	j := stats.PairPlateau(samples, agree)
-	sw := SweepSummary{Top: j.Top, Best: -1, Family: j.Family, Caution: j.Caution}
+	sw.Top, sw.Best, sw.Family, sw.Caution = -1, -1, j.Family, j.Caution
+	if j.Top >= 0 {
+		sw.Top = sw.Variants[j.Top]
+	}
 	if j.Top < 0 || j.Family == 0 {
-		return sw
+		return
 	}
-	sw.Plateau = slices.Sorted(slices.Values(slices.Concat(j.Plateau, j.Untested))) // untested are not below Top
+	for _, k := range slices.Sorted(slices.Values(slices.Concat(j.Plateau, j.Untested))) { // untested are not below Top
+		sw.Plateau = append(sw.Plateau, sw.Variants[k])
+	}
 	if len(sw.Plateau) == 1 {
-		sw.Best = j.Top
+		sw.Best = sw.Top
 	}
-	return sw
 }
 
 // sweptKeys are the keys whose value differs between vs (a missing key differs); all when none does.
