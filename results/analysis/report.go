@@ -241,15 +241,16 @@ func KernelEvents(t *results.Timeline) []KernelEvent {
 	}
 	var out []KernelEvent
 	for p, pt := range t.Points {
-		for h := range t.Hosts {
+		for h, host := range t.Hosts {
+			role := notes.New(notes.NamedHost, "name", host.Name, "shared", host.Shared, "client", host.Client,
+				"server", host.Server).String() // "NAME (clients and server)"
 			names := TroubleCounters
 			if resetStorm(t, p, h) {
 				names = slices.Concat(TroubleCounters, ResetCounters)
 			}
 			for _, name := range names {
 				if n, ok := t.TCP(p, h, name); ok && n > 0 {
-					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: hostRole(&t.Hosts[h]),
-						Counter: name, Count: n})
+					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: role, Counter: name, Count: n})
 				}
 			}
 		}
@@ -266,12 +267,6 @@ func resetStorm(t *results.Timeline, p, h int) bool {
 	e := &t.Points[p].Errors
 	failed := e[results.ErrConnect] + e[results.ErrTLS] + e[results.ErrRead] + e[results.ErrWrite]
 	return ok && diagnosis.Storm(rsts, onData+onClose, failed, max(active, passive))
-}
-
-// hostRole names a host with its role: "NAME (clients and server)".
-func hostRole(h *results.TCPHost) string {
-	return notes.New(notes.NamedHost, "name", h.Name, "shared", h.Shared, "client", h.Client,
-		"server", h.Server).String()
 }
 
 // RunsReport is the analysis of stored runs against the reference runs[0], computed once by AnalyzeRuns.
@@ -379,10 +374,7 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 		}
 		delete(plan, "seed")
 		delete(plan, "seed_set")
-		b, err := json.Marshal(plan) // map keys sorted: canonical
-		if err != nil {
-			return string(raw)
-		}
+		b, _ := json.Marshal(plan) // map keys sorted: canonical; what Unmarshal made always encodes
 		return string(b)
 	}
 	ref := compact(runs[0].Plan)
