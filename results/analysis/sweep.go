@@ -16,7 +16,8 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// sweeps groups the variants of r by Series into SweepSummaries.
+// sweeps groups the variants of r by Series into SweepSummaries; a claim involving the baseline must agree
+// with its comparison.
 func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	var out []SweepSummary
 	for i, v := range r.Variants {
@@ -37,33 +38,26 @@ func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 		if sw.Numeric {
 			slices.SortStableFunc(sw.Variants, func(a, b int) int { return cmp.Compare(values[a], values[b]) })
 		}
+		var samples [][]float64
 		for _, i := range sw.Variants {
 			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
+			samples = append(samples, r.Variants[i].Rates())
 			if sw.Numeric {
 				sw.Values = append(sw.Values, values[i])
 			}
 		}
-		judgeSweep(r, sw, base, comps)
+		sweepPlateau(sw, samples, func(top, other int) bool {
+			t, o := sw.Variants[top], sw.Variants[other]
+			switch base {
+			case o: // the top against the baseline: "top − base" significant and positive
+				return comps[t].Significant && comps[t].DeltaPct > 0
+			case t:
+				return comps[o].Significant && comps[o].DeltaPct < 0
+			}
+			return true
+		})
 	}
 	return out
-}
-
-// judgeSweep fills sw's judgement; a claim involving the baseline must agree with its comparison.
-func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Comparison) {
-	samples := make([][]float64, len(sw.Variants))
-	for k, i := range sw.Variants {
-		samples[k] = r.Variants[i].Rates()
-	}
-	sweepPlateau(sw, samples, func(top, other int) bool {
-		t, o := sw.Variants[top], sw.Variants[other]
-		switch base {
-		case o: // the top against the baseline: "top − base" significant and positive
-			return comps[t].Significant && comps[t].DeltaPct > 0
-		case t:
-			return comps[o].Significant && comps[o].DeltaPct < 0
-		}
-		return true
-	})
 }
 
 // sweepPlateau judges sw by PairPlateau of its variants' samples; with no pair tested it claims nothing but Top.
