@@ -328,22 +328,6 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// analyzeServerCPUs fills ra's server-side lines, after its client's.
-func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
-	if u, ok := RepServerCPUUse(rep); ok {
-		ra.ServerCPUs = &u
-		ra.ServerOtherLoad = noteIf(u.OtherLoad, notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs,
-			"server", u.Server, "kaeload", u.Kaeload, "interrupts", u.Interrupts, "top", u.Top)
-		var shared []notes.Note
-		for _, s := range u.Shared {
-			shared = append(shared, notes.New(notes.SharedGroup, "group", s.Group, "cpus", s.CPUs, "common", s.Common))
-		}
-		ra.SharedCPUs = noteIf(len(shared) > 0, notes.SharedCPUs, "shared", shared, "measured", u.Measured,
-			"cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
-	}
-	saturation(rep, ra)
-}
-
 // ServerCPURates are v's requests per server CPU-second, one per repetition that read it.
 func ServerCPURates(v *results.Variant) []float64 {
 	var out []float64

@@ -109,7 +109,18 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
 	}
-	analyzeServerCPUs(rep, &ra)
+	if u, ok := RepServerCPUUse(rep); ok { // the server side, after the client's
+		ra.ServerCPUs = &u
+		ra.ServerOtherLoad = noteIf(u.OtherLoad, notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs,
+			"server", u.Server, "kaeload", u.Kaeload, "interrupts", u.Interrupts, "top", u.Top)
+		var shared []notes.Note
+		for _, s := range u.Shared {
+			shared = append(shared, notes.New(notes.SharedGroup, "group", s.Group, "cpus", s.CPUs, "common", s.Common))
+		}
+		ra.SharedCPUs = noteIf(len(shared) > 0, notes.SharedCPUs, "shared", shared, "measured", u.Measured,
+			"cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
+	}
+	saturation(rep, &ra)
 	return ra
 }
 
