@@ -279,8 +279,7 @@ type Saturation struct {
 	NotSaturated     bool // judged, nothing busy, no flag, no accelerator, LittleAgrees
 }
 
-// saturation sets ra.Saturation from ra's CPU figures, and ra.NotSaturated only when judged (ra zero in
-// both, as AnalyzeRep makes it).
+// saturation sets ra.Saturation from ra's CPU figures, and ra.NotSaturated when judged (both zero before).
 func saturation(rep *results.Rep, ra *RepReport) {
 	t, s := &rep.Total, &ra.Saturation
 	s.Rate = t.Rate()

@@ -241,10 +241,9 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 		v := &r.Variants[vi]
 		t.Variants = append(t.Variants, v.Name)
 		for ci, run := range v.Speed {
-			if ci >= len(t.Commands) {
-				t.Commands = append(t.Commands, make([]string, ci+1-len(t.Commands))...)
-			}
-			if t.Commands[ci] == "" || vi == base {
+			if ci == len(t.Commands) { // the first variant with this many commands
+				t.Commands = append(t.Commands, run.Command)
+			} else if t.Commands[ci] == "" || vi == base {
 				t.Commands[ci] = run.Command
 			}
 			if run.Error != "" {

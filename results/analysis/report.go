@@ -48,8 +48,7 @@ type Report struct {
 type RepReport struct {
 	Failed                 notes.Note
 	ClientBound, OtherLoad notes.Note // its client-bound groups, its groups with other load ("groups")
-	// Missed: why an open loop missed starts; Backoff: how often slots backed off; OpenLoop: the total's
-	// starts due and missed.
+	// Why an open loop missed starts; how often slots backed off; the total's starts due and missed.
 	Missed, Backoff, OpenLoop notes.Note
 	Unanswered                notes.Note // the requests unanswered at the window's end
 	ClientCPU                 ClientCPU
@@ -64,8 +63,7 @@ type RepReport struct {
 	MostOthers *GroupCPU
 }
 
-// Flagged says why ra measured more than the server (client-bound, other load either side, shared CPUs), for
-// exclude_flagged; zero when it did not.
+// Flagged says why ra measured more than the server, for exclude_flagged; zero when it did not.
 func (ra RepReport) Flagged() notes.Note {
 	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
 	flags = slices.DeleteFunc(flags, notes.Note.IsZero)
@@ -331,8 +329,7 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 				continue
 			}
 			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
-			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
-			rv.Cells[i] = RunsCell{Summary: &vs, Compared: compared}
+			rv.Cells[i] = RunsCell{Summary: &vs, Compared: i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0}
 			if i > 0 && ref != nil {
 				bases, others = append(bases, ref.Rates()), append(others, r.Variants[j].Rates())
 				at = append(at, &vs.Comparison)

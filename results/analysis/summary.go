@@ -86,8 +86,7 @@ type SweepSummary struct {
 	Caution   string   // set when a value had fewer than three repetitions
 }
 
-// summarizeRun computes the RunSummary of r, its search's sweep judged as search found (nil: as any); without
-// the baseline it compares nothing.
+// summarizeRun computes the RunSummary of r, its search's sweep judged as search found (nil: as any).
 func summarizeRun(r *results.Run, reps [][]RepReport, search *SearchSummary) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)),
@@ -135,8 +134,7 @@ func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.
 
 // NoComparison says why a run compares nothing; zero when the baseline was measured.
 func (s *RunSummary) NoComparison() notes.Note {
-	missing := s.BaselineMissing
-	return noteIf(!missing.IsZero(), notes.NoComparison, "baseline", s.BaselineName, "missing", missing)
+	return noteIf(!s.BaselineMissing.IsZero(), notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing)
 }
 
 // BaselineLine names the baseline for a header: "b (not measured yet)".
@@ -267,8 +265,7 @@ func probeWarnings(r *results.Run, vs []VariantSummary) notes.List {
 }
 
 // DriftSummary is how rates moved over rounds (round r: each variant's rep r): RoundPct per round the variants'
-// mean geometric deviation from their own mean, %; TrendPct the change from first to last round, %, by least
-// squares with a level per variant.
+// mean geometric deviation from their own mean, %; TrendPct the change from first to last round, % (see drift).
 type DriftSummary struct {
 	Rounds              int
 	Cells               [][]RoundCell // [variant][round]

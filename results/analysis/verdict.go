@@ -65,8 +65,7 @@ func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 	return noteIf(len(parts) > 0, notes.MissedStarts, "groups", parts)
 }
 
-// capacities are every variant's capacity search, and its knees: "capacity under …: baseline 41,000/s, kae
-// 96,000/s (+134 %)"; nil and zero for another run.
+// capacities are every variant's capacity search and the line of their knees; nil and zero for another run.
 func capacities(r *results.Run) ([]results.Capacity, notes.Note) {
 	if r.Capacity == nil {
 		return nil, notes.Note{}
