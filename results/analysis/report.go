@@ -368,8 +368,7 @@ func variantIndex(r *results.Run, name string) int {
 	return slices.IndexFunc(r.Variants, func(v results.Variant) bool { return v.Name == name })
 }
 
-// planLine compares plans with the reference's as canonical JSON, less what each run draws (a built-in
-// target's address, a randomized order's seed).
+// planLine compares plans with the reference's as canonical JSON, less what each run draws (address, seed).
 func planLine(runs []*results.Run, names []string) notes.Note {
 	compact := func(raw json.RawMessage) string {
 		var plan map[string]any

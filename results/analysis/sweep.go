@@ -61,7 +61,6 @@ func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 }
 
 // sweepPlateau judges sw by PairPlateau of its variants' samples; with no pair tested it claims nothing but Top.
-// Samples with one value stay on the plateau, empty ones on none; values never compared are not ranked.
 func sweepPlateau(sw *SweepSummary, samples [][]float64, agree func(top, other int) bool) {
 	j := stats.PairPlateau(samples, agree)
 	sw.Top, sw.Best, sw.Family, sw.Caution = -1, -1, j.Family, j.Caution
@@ -385,8 +384,7 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 	for k, v := range p.Variants[p.Search.First : p.Search.First+p.Search.Points] {
 		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
 		if err != nil {
-			sp.Value = ""
-			break
+			return &SearchPrediction{Prediction: sp.Prediction} // no value is nearest
 		}
 		if d := math.Abs(pct - 100*sp.Prediction.Ratio.Value); d < best {
 			best, sp.Value = d, s.Values[k]

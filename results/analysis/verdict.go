@@ -91,11 +91,10 @@ func capacities(r *results.Run) ([]results.Capacity, notes.Note) {
 	base, _ := r.BaselineVariant() // -1 when not measured: no differences; out[i] is variant i's
 	found := func(c *results.Capacity) bool { return c.Knee > 0 && !c.BelowFrom && !c.AtMax }
 	knees := make([]notes.Note, 0, len(out))
-	for i := range out {
-		c := &out[i]
-		k := notes.New(notes.CapacityKnee, "variant", r.Variants[c.Variant].Name, "knee", c.Knee, "from", r.Capacity.From,
+	for i, c := range out {
+		k := notes.New(notes.CapacityKnee, "variant", r.Variants[i].Name, "knee", c.Knee, "from", r.Capacity.From,
 			"steps", len(c.Steps), "below_from", c.BelowFrom, "at_max", c.AtMax)
-		if c.Variant != base && base >= 0 && found(&out[base]) && found(c) {
+		if i != base && base >= 0 && found(&out[base]) && found(&c) {
 			k.Args["delta"] = c.Knee/out[base].Knee - 1
 		}
 		knees = append(knees, k)
@@ -271,19 +270,17 @@ func setCaveats(r *results.Run, s *RunSummary) {
 	}
 }
 
-// handshakeOf parses v's most negotiated handshake.
-func handshakeOf(v *VariantSummary) (results.Handshake, bool) {
-	top := ranked(v.Negotiated, strings.Compare)
-	if len(top) == 0 || v.Negotiated[top[0]] == 0 {
-		return results.Handshake{}, false
-	}
-	return results.ParseHandshake(top[0])
-}
-
 // handshakeCaveat names the handshake's parts that differ from the baseline's (measured too).
 func handshakeCaveat(own, base *VariantSummary) notes.Note {
-	h, hok := handshakeOf(own)
-	b, bok := handshakeOf(base)
+	mostNegotiated := func(v *VariantSummary) (results.Handshake, bool) {
+		top := ranked(v.Negotiated, strings.Compare)
+		if len(top) == 0 || v.Negotiated[top[0]] == 0 {
+			return results.Handshake{}, false
+		}
+		return results.ParseHandshake(top[0])
+	}
+	h, hok := mostNegotiated(own)
+	b, bok := mostNegotiated(base)
 	d := h.Differences(b)
 	return noteIf(hok && bok && len(d) > 0, notes.HandshakeDiffers, "parts", strings.Join(d, ", "),
 		"own", h.String(), "base", b.String())
