@@ -271,9 +271,8 @@ func (f *figure) groupedBars(n, m int, col func(k int) color.RGBA, value func(ca
 	return used
 }
 
-// cpuSeries pairs the CPU chart's bars (catalogue key, name) with the timeline's lines (class, name,
-// reading, nil: none) that share their colour. Not one quantity: the busiest group's bar counts anything
-// on its CPUs, the process line only kaeload's workers.
+// cpuSeries pairs the CPU chart's bars (key, name) with the timeline's lines (class, name, reading) of their
+// colour. Not one quantity: the busiest group's bar counts anything on its CPUs, the line only kaeload's.
 var cpuSeries = []struct {
 	key, bar, class, line string
 	at                    func(*results.Point) *float64
