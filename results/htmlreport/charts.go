@@ -321,8 +321,7 @@ func cpuChart(ms []measure.Variant) []chart {
 	return []chart{f.draw(260)}
 }
 
-// searchChart draws the values a search visited and, for req/s over the soft ratio, the model's curve;
-// none when a visited value is not a number.
+// searchChart draws a search's visited values and, for req/s by soft ratio, the model's curve; none for a non-number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || ss.Best < 0 { // no point scored
 		return nil
