@@ -271,9 +271,8 @@ func (f *figure) groupedBars(n, m int, col func(k int) color.RGBA, value func(ca
 	return used
 }
 
-// cpuSeries pairs the CPU chart's bars (catalogue key, name) with the timeline's lines (class, name,
-// reading, nil: none) that share their colour. Not one quantity: the busiest group's bar counts anything
-// on its CPUs, the process line only kaeload's workers.
+// cpuSeries pairs the CPU chart's bars (key, name) with the timeline's lines (class, name, reading) of their
+// colour. Not one quantity: the busiest group's bar counts anything on its CPUs, the line only kaeload's.
 var cpuSeries = []struct {
 	key, bar, class, line string
 	at                    func(*results.Point) *float64
@@ -287,12 +286,6 @@ var cpuSeries = []struct {
 		color.RGBA{49, 130, 189, 255}},
 }
 
-// catalogued is the catalogue's measure key of a repetition.
-func catalogued(key string) measure.Column {
-	i := slices.IndexFunc(measure.Catalogue, func(me measure.Measure) bool { return me.Key == key && me.Rep != nil })
-	return measure.Column{Measure: &measure.Catalogue[i], Key: key}
-}
-
 // cpuChart draws the mean busy shares against the client-bound threshold; none if unmeasured.
 func cpuChart(ms []measure.Variant) []chart {
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
@@ -301,7 +294,9 @@ func cpuChart(ms []measure.Variant) []chart {
 			"measures kaeload, not the server; busy time of other processes does not."}, "", "busy", nil, percentTicks)
 	col := func(k int) color.RGBA { return cpuSeries[k].col }
 	used := f.groupedBars(len(ms), len(cpuSeries), col, func(i, k int) float64 {
-		mc, v := catalogued(cpuSeries[k].key), &ms[i]
+		key, v := cpuSeries[k].key, &ms[i] // the catalogue's measure of a repetition
+		me := slices.IndexFunc(measure.Catalogue, func(me measure.Measure) bool { return me.Key == key && me.Rep != nil })
+		mc := measure.Column{Measure: &measure.Catalogue[me], Key: key}
 		var xs []float64
 		for r := range v.V.Reps {
 			x := mc.OfRep(measure.NewRep(v.R, v.I, r))
@@ -326,19 +321,28 @@ func cpuChart(ms []measure.Variant) []chart {
 	return []chart{f.draw(260)}
 }
 
-// searchChart draws the values a search visited and, for req/s over the soft ratio, the model's curve;
-// none when a visited value is not a number.
+// searchChart draws a search's visited values and, for req/s by soft ratio, the model's curve; none for a non-number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || ss.Best < 0 { // no point scored
 		return nil
 	}
 	xs, ratios := make([]float64, len(ss.Points)), make([]string, len(ss.Points))
+	var all, plateau plotter.XYs
+	var whisk xyErrors
+	var nums []string
 	for i, p := range ss.Points {
 		x, ok := analysis.SweptNumber(p.Value)
 		if !ok {
 			return nil
 		}
-		xs[i], ratios[i] = x, ratioOf[p.Variant]
+		xy := plotter.XY{X: x, Y: p.Stats.Mean}
+		xs[i], ratios[i], all = x, ratioOf[p.Variant], append(all, xy)
+		if p.Plateau {
+			plateau = append(plateau, xy)
+		}
+		whisk.add(xy, p.Stats)
+		visits := measure.Map(p.Visits, func(v int) string { return "#" + strconv.Itoa(v) })
+		nums = append(nums, strings.Join(visits, ","))
 	}
 	se := ss.Search
 	unit := string(se.Maximize)
@@ -351,7 +355,19 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 			"green squares: the plateau, the values not significantly worse than the best (Holm-adjusted t-test on the log scale); " +
 			"values measured once are tested against nothing and are on no plateau.",
 	}, se.Key, unit, nil, plot.DefaultTicks{})
-	f.searchMarks(ss, xs)
+	pts := f.glyphs(all, palette[0], 3.5, draw.CircleGlyph{})
+	f.whiskers(whisk, palette[0], false)
+	if len(plateau) > 0 {
+		f.glyphs(plateau, colorPlateau, 6, draw.BoxGlyph{})
+		if pts != nil {
+			f.Add(pts) // the point above its square
+		}
+	}
+	f.labels(all, nums, vg.Point{X: 6, Y: -12}, 8, colorMuted, draw.XLeft)
+	f.key(boxItem("visited value (mean, 95 % CI)", palette[0]),
+		boxItem("plateau (lowest: "+se.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau))
+	b := ss.Points[ss.Best]
+	f.bestMark(xs[ss.Best], b.Stats, "best: "+se.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean), "best", false, math.Inf(1))
 	if se.Maximize == results.ObjectiveRate {
 		f.modelCurve(pred, xs, ratios)
 	}
@@ -397,36 +413,6 @@ func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []s
 		f.line(line, colorModel, 1.5, 6, 3)
 		f.key(dashedItem("model: predicted req/s (best soft ratio "+format.Number(100*pred.Ratio.Value)+")", colorModel))
 	}
-}
-
-func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
-	var all, plateau plotter.XYs
-	var whisk xyErrors
-	var nums []string
-	for i, pt := range ss.Points {
-		xy := plotter.XY{X: xs[i], Y: pt.Stats.Mean}
-		all = append(all, xy)
-		if pt.Plateau {
-			plateau = append(plateau, xy)
-		}
-		whisk.add(xy, pt.Stats)
-		visits := measure.Map(pt.Visits, func(v int) string { return "#" + strconv.Itoa(v) })
-		nums = append(nums, strings.Join(visits, ","))
-	}
-	pts := f.glyphs(all, palette[0], 3.5, draw.CircleGlyph{})
-	f.whiskers(whisk, palette[0], false)
-	if len(plateau) > 0 {
-		f.glyphs(plateau, colorPlateau, 6, draw.BoxGlyph{})
-		if pts != nil {
-			f.Add(pts) // the point above its square
-		}
-	}
-	f.labels(all, nums, vg.Point{X: 6, Y: -12}, 8, colorMuted, draw.XLeft)
-	f.key(boxItem("visited value (mean, 95 % CI)", palette[0]),
-		boxItem("plateau (lowest: "+ss.Search.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau))
-	b := ss.Points[ss.Best]
-	f.bestMark(xs[ss.Best], b.Stats, "best: "+ss.Search.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean),
-		"best", false, math.Inf(1))
 }
 
 // capacityChart draws each step's bounded p99 against the rate asked, failures ringed.

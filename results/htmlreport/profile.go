@@ -22,9 +22,8 @@ type profileSection struct {
 	Flames []chart
 }
 
-// Layout of the profile's drawings, in SVG user units. Narrower frames than
-// flameMinWidth are left out (their samples still widen their parents); the
-// bars colour the first barLibraries libraries, the rest are "other".
+// Layout of the profile's drawings, in SVG user units. Frames narrower than flameMinWidth are left out
+// (their samples still widen their parents); the bars colour barLibraries libraries, the rest "other".
 const (
 	profileWidth  = 720.0
 	barHeight     = 22.0

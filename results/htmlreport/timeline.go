@@ -338,11 +338,13 @@ func (c *canvas) line(l timelineLine, pts []results.Point) {
 
 // rateTimeline draws a repetition's responses per second, stacked by group.
 func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnosis.Stall) chart {
-	top := map[time.Duration]float64{} // stack height by interval start
-	hi := 0.0
+	type bar struct{ start, end, lo, hi float64 } // seconds; the stack's rates under and over it
+	top := map[time.Duration]float64{}            // stack height by interval start
+	bars, hi := make([][]bar, len(rep.Groups)), 0.0
 	for g := range rep.Groups {
 		for _, iv := range rep.GroupTimeline(g) {
 			if r := iv.Rate(); r > 0 && iv.Length > 0 {
+				bars[g] = append(bars[g], bar{iv.Start.Seconds(), iv.End().Seconds(), top[iv.Start], top[iv.Start] + r})
 				top[iv.Start] += r
 				hi = max(hi, top[iv.Start])
 			}
@@ -355,16 +357,12 @@ func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnos
 	}
 	y.hi = y.ticks[len(y.ticks)-1]
 	c := newCanvas(190, tlMarks, ax, y, "successful responses per second over time, stacked by group", marks)
-	base := map[time.Duration]float64{}
-	for g := range rep.Groups {
+	for g, bs := range bars {
 		var d strings.Builder
-		for _, iv := range rep.GroupTimeline(g) {
-			if r := iv.Rate(); r > 0 && iv.Length > 0 {
-				x0, x1 := c.x(iv.Start.Seconds()), c.x(iv.End().Seconds())
-				gap, yb, yt := min(1, (x1-x0)*0.1), c.y(base[iv.Start]), c.y(base[iv.Start]+r)
-				base[iv.Start] += r
-				d.WriteString("M" + num(x0+gap) + " " + num(yb) + "V" + num(yt) + "H" + num(x1-gap) + "V" + num(yb) + "z")
-			}
+		for _, b := range bs {
+			x0, x1 := c.x(b.start), c.x(b.end)
+			gap, yb, yt := min(1, (x1-x0)*0.1), c.y(b.lo), c.y(b.hi)
+			d.WriteString("M" + num(x0+gap) + " " + num(yb) + "V" + num(yt) + "H" + num(x1-gap) + "V" + num(yb) + "z")
 		}
 		if d.Len() > 0 {
 			c.el("path", "", "", "class", "group", "data-group", strconv.Itoa(rep.Groups[g].Index), "d", d.String(),
