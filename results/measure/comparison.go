@@ -107,10 +107,7 @@ var comparison = []Measure{
 			case !c.Tested():
 				return Words(format.Missing)
 			default:
-				verdict := "not significant"
-				if c.Significant {
-					verdict = "significant"
-				}
+				verdict := when(!c.Significant, "not ") + "significant"
 				return Words(fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c)))
 			}
 		}},
