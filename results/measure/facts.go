@@ -11,16 +11,14 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is a measure's line among a repetition's facts in the text report, placed by Order (0: after
-// those placed); no row where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report, by Order (0: last); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
 	Line  func(*Rep) string
 }
 
-// FactRows are x's labelled lines among a repetition's facts: a Fact's by its Order, then the
-// Facts measures' with a value; no row for an empty line.
+// FactRows are x's labelled facts: each Fact's line by its Order, then the Facts measures' values; no empty rows.
 func FactRows(x *Rep) (rows [][2]string) {
 	cols := slices.DeleteFunc(Columns(x.R, ^Output(0)), func(c Column) bool {
 		return c.Fact == nil && (c.Rep == nil || c.Show&Facts == 0)
