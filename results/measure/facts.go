@@ -11,16 +11,14 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is a measure's line among a repetition's facts in the text report, placed by Order (0: after
-// those placed); no row where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report, by Order (0: last); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
 	Line  func(*Rep) string
 }
 
-// FactRows are x's labelled lines among a repetition's facts: a Fact's by its Order, then the
-// Facts measures' with a value; no row for an empty line.
+// FactRows are x's labelled facts: each Fact's line by its Order, then the Facts measures' values; no empty rows.
 func FactRows(x *Rep) (rows [][2]string) {
 	cols := slices.DeleteFunc(Columns(x.R, ^Output(0)), func(c Column) bool {
 		return c.Fact == nil && (c.Rep == nil || c.Show&Facts == 0)
@@ -104,18 +102,14 @@ func requestsLine(x *Rep) string {
 // errorsLine is "N  (S of attempts)".
 func errorsLine(x *Rep) string {
 	t := &x.Rep.Total
-	if t.Attempts() > 0 && t.Errors.Total() > 0 {
-		return format.Count(t.Errors.Total()) + "  (" + format.Share(t.ErrorShare()) + " of attempts)"
-	}
-	return format.Count(t.Errors.Total())
+	share := when(t.Attempts() > 0 && t.Errors.Total() > 0, "  ("+format.Share(t.ErrorShare())+" of attempts)")
+	return format.Count(t.Errors.Total()) + share
 }
 
 // errorClassLine is "N  first: MESSAGE" of the class x.Param; "" for none.
 func errorClassLine(x *Rep) string {
-	if ec := &x.Rep.Total.Errors[errorClass(x.Param)]; ec.Count > 0 {
-		return format.Count(ec.Count) + "  first: " + format.Message(ec.First)
-	}
-	return ""
+	ec := &x.Rep.Total.Errors[errorClass(x.Param)]
+	return when(ec.Count > 0, format.Count(ec.Count)+"  first: "+format.Message(ec.First))
 }
 
 // memoryLine is the client's memory per slot, or before workers measured it, their summed peak RSS.
@@ -123,10 +117,8 @@ func memoryLine(x *Rep) string {
 	if m, ok := x.Rep.SlotMemory(); ok {
 		return format.SlotMemoryLine(m)
 	}
-	if rss := x.Rep.Total.PeakRSS; rss > 0 {
-		return format.Rate(float64(rss)/(1<<20)) + " MiB peak RSS summed over the workers"
-	}
-	return ""
+	rss := x.Rep.Total.PeakRSS
+	return when(rss > 0, format.Rate(float64(rss)/(1<<20))+" MiB peak RSS summed over the workers")
 }
 
 // timeWaitLine is the TIME_WAIT sockets after the window; "" when not read.
@@ -149,9 +141,7 @@ func clientCPULine(x *Rep) string {
 		return ""
 	}
 	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.Percent(c.BusyMax))
-	if c.ProcessMeasured == c.Groups && c.Groups > 0 {
-		line = fmt.Sprintf("kaeload %.2f s; its CPUs %s", c.Process, line)
-	}
+	line = when(c.ProcessMeasured == c.Groups && c.Groups > 0, fmt.Sprintf("kaeload %.2f s; its CPUs ", c.Process)) + line
 	if c.Measured < c.Groups {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}
@@ -169,9 +159,7 @@ func serverCPULine(x *Rep) string {
 	}
 	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, format.Percent(u.Busy))
 	line += when(u.CPUs != "", " on CPUs "+u.CPUs)
-	if u.Seconds > 0 {
-		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(x.Rep.Total.Requests)/u.Seconds))
-	}
+	line += when(u.Seconds > 0, "  ("+format.Rate(float64(x.Rep.Total.Requests)/u.Seconds)+" req per server cpu-s)")
 	if s := x.Rep.ServerCPUs; s != nil && s.Name != "" {
 		pids := Map(s.PIDs[:min(len(s.PIDs), 4)], strconv.Itoa)
 		if more := len(s.PIDs) - 4; more > 0 {
@@ -191,10 +179,8 @@ func probeLine(x *Rep) string {
 		return "failed: " + format.Plain(p.Error) // as it was: a pattern's backslashes not doubled
 	}
 	line := fmt.Sprintf("delta %s (before %s, after %s)", format.Number(p.Delta()), format.Number(p.Before), format.Number(p.After))
-	if n := x.Rep.Total.Requests; n > 0 {
-		line += fmt.Sprintf(", %.3f per request", p.Delta()/float64(n))
-	}
-	return line
+	n := x.Rep.Total.Requests
+	return line + when(n > 0, fmt.Sprintf(", %.3f per request", p.Delta()/float64(n)))
 }
 
 // serverCPUsLine: "CPU 0 100.0 % busy: the server 40 %, kaeload 27 %, interrupts 4 %, others 29 %".

@@ -13,23 +13,6 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// compareTable has a row per variant and run, against the reference (a label's %s names it).
-func compareTable(rr *analysis.RunsReport) tables.Table {
-	cols := measure.RunsColumns(rr)
-	ct := tables.Header(cols, "variant", "run")
-	for i := range cols {
-		ct.Header[i+2] = strings.Replace(cols[i].Label, "%s", rr.Names[0], 1)
-	}
-	for k, rv := range rr.Variants {
-		name := rv.Name // on its first row
-		for i := range rv.Cells {
-			ct.Add(tables.Cells(cols, measure.Column.OfRun, measure.NewRunsCell(rr, k, i), name, rr.Names[i])...)
-			name = ""
-		}
-	}
-	return ct
-}
-
 // CompareRuns writes the plain-text comparison of stored runs rr.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
@@ -67,7 +50,20 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	level := "α/m (Bonferroni over the m comparisons, Holm's strictest step)"
 	d.say(tables.TestWords(adjust, level, fmt.Sprintf("%g", results.DefaultEquivalence*100))+"\n", "")
 
-	d.table(compareTable(rr))
+	// a row per variant and run, against the reference (a label's %s names it)
+	cols := measure.RunsColumns(rr)
+	ct := tables.Header(cols, "variant", "run")
+	for i := range cols {
+		ct.Header[i+2] = strings.Replace(cols[i].Label, "%s", names[0], 1)
+	}
+	for k, rv := range rr.Variants {
+		name := rv.Name // on its first row
+		for i := range rv.Cells {
+			ct.Add(tables.Cells(cols, measure.Column.OfRun, measure.NewRunsCell(rr, k, i), name, names[i])...)
+			name = ""
+		}
+	}
+	d.table(ct)
 	for i, m := range rr.Runs {
 		if m.Speed != nil {
 			d.speed(m.Speed, names[i]+": ")

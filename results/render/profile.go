@@ -9,8 +9,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 )
 
-// WriteProfilePprof writes variant i's folded stacks as a gzipped pprof
-// profile, a frame's library its mapping.
+// WriteProfilePprof writes variant i's folded stacks as a gzipped pprof profile, a frame's library its mapping.
 func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 	t := m.Profile
 	if t == nil || i < 0 || i >= len(t.Variants) || !t.Variants[i].Available() {

@@ -13,8 +13,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// doc is a report written as text or Markdown from one walk of the sections
-// (an empty text or Markdown argument writes nothing there).
+// doc is a report as text or Markdown from one walk of the sections; an empty text or md argument writes nothing.
 type doc struct {
 	bytes.Buffer
 	md bool
