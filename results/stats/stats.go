@@ -100,12 +100,10 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test: Student's (pooled) for equal sizes, else Welch's; no "ln": raw (old runs).
+// The values of Comparison.Test: Student's (pooled) for equal sizes, else Welch's.
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
-	TestStudent      = "t-test"
 	TestWelchLog     = "welch t-test on ln(req/s)"
-	TestWelch        = "welch t-test"
 	TestZeroVariance = "t-test (zero variance)"
 	TestNone         = "n<2: no test"
 	TestCannot       = "cannot test" // Comparison.Why says why
