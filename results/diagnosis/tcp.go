@@ -11,8 +11,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is a host's TCP counters' growth over a window, each of its Counters in exactly one of Values
-// and Unavailable.
+// HostCounts is a host's TCP counters' growth over a window, each Counter in exactly one of Values, Unavailable.
 type HostCounts struct {
 	Name     string            `json:"-"` // the JSON summary keys a host by it
 	Client   bool              `json:"client,omitempty"`

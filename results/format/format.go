@@ -251,8 +251,7 @@ func Message(s string) string {
 	return strconv.Quote(cut(s, 120))
 }
 
-// Plain writes an error message on one line, cut to 300 bytes, unquoted, unlike Message, so a pattern
-// (`\s*`) reads as written.
+// Plain writes an error message on one line, cut to 300 bytes, unquoted (unlike Message) so `\s*` reads as written.
 func Plain(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {

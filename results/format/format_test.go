@@ -80,9 +80,9 @@ func TestPValue(t *testing.T) {
 		c      stats.Comparison
 		pValue string
 	}{
-		{stats.Comparison{Test: stats.TestWelch, PValue: 0.0012, Significant: true}, "0.0012"},
-		{stats.Comparison{Test: stats.TestWelch, PValue: 0.00001, Significant: true}, "<0.0001"},
-		{stats.Comparison{Test: stats.TestWelch, PValue: 0.317}, "0.3170"},
+		{stats.Comparison{Test: stats.TestWelchLog, PValue: 0.0012, Significant: true}, "0.0012"},
+		{stats.Comparison{Test: stats.TestWelchLog, PValue: 0.00001, Significant: true}, "<0.0001"},
+		{stats.Comparison{Test: stats.TestWelchLog, PValue: 0.317}, "0.3170"},
 		{stats.Comparison{Test: stats.TestZeroVariance, PValue: 0, Significant: true}, "<0.0001"},
 		{stats.Comparison{Test: stats.TestZeroVariance, PValue: 1}, "1.0000"},
 		{stats.Comparison{Test: stats.TestNone}, Missing},

@@ -398,20 +398,27 @@ func init() {
 		"percent":  num(Percent),
 		"percent1": num(format.Percent),
 		"seconds":  num(Seconds),
-		"ports":    num(portCount),
-		"pct":      num(func(f float64) string { return fmt.Sprintf("%.0f", f*100) }),
-		"millis":   num(func(f float64) string { return format.Millis(int64(f)) }),
-		"float":    func(v any, d int) string { return format.Float(floatOf(v), d) },
-		"span":     Span,
-		"plain":    func(v any) string { return format.Plain(str(v)) },
-		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
+		"ports": num(func(f float64) string { // one decimal below 10
+			if f < 10 && f != math.Trunc(f) {
+				return strconv.FormatFloat(f, 'f', 1, 64)
+			}
+			return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
+		}),
+		"pct":    num(func(f float64) string { return fmt.Sprintf("%.0f", f*100) }),
+		"millis": num(func(f float64) string { return format.Millis(int64(f)) }),
+		"float":  func(v any, d int) string { return format.Float(floatOf(v), d) },
+		"span":   Span,
+		"plain":  func(v any) string { return format.Plain(str(v)) },
+		"plural": func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
 		"cpus": func(v any) string { // "CPU 0" or "CPUs 0-3"
 			if strings.ContainsAny(str(v), ",-") {
 				return "CPUs " + str(v)
 			}
 			return "CPU " + str(v)
 		},
-		"ms":       millisWords,
+		"ms": func(d time.Duration) string { // "20 ms", "2.5 ms"
+			return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/1e6), "0"), ".") + " ms"
+		},
 		"pHolm":    format.PAdjusted,
 		"join":     join,
 		"say":      say,
@@ -496,20 +503,7 @@ func KneeWords(c *results.Capacity, from float64) string {
 // TargetWords names a capacity search's targets: "20 ms p99 handshake", "50 ms p99 total".
 func TargetWords(s *results.CapacitySpec) string { return say("-targets", s) }
 
-// millisWords: "20 ms", "2.5 ms".
-func millisWords(d time.Duration) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
-}
-
 func plural(n int, thing string) string { return strconv.Itoa(n) + " " + format.Plural(n, thing) }
-
-// portCount has one decimal below 10.
-func portCount(f float64) string {
-	if f < 10 && f != math.Trunc(f) {
-		return strconv.FormatFloat(f, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
-}
 
 // Seconds writes a time in a window in seconds: "4.0 s".
 func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" }

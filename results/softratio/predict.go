@@ -50,8 +50,7 @@ type Range struct {
 	High  float64 `json:"high"`
 }
 
-// Prediction is the fitted model, r* and T* with their ranges, and each side's bound; Ranged: with
-// repetitions.
+// Prediction is the fitted model, r* and T* with their ranges (Ranged: with repetitions), each side's bound.
 type Prediction struct {
 	Status Code   `json:"status"`
 	Window int    `json:"window,omitempty"` // BadWindow's index

@@ -100,12 +100,10 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test: Student's (pooled) for equal sizes, else Welch's; no "ln": raw (old runs).
+// The values of Comparison.Test: Student's (pooled) for equal sizes, else Welch's.
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
-	TestStudent      = "t-test"
 	TestWelchLog     = "welch t-test on ln(req/s)"
-	TestWelch        = "welch t-test"
 	TestZeroVariance = "t-test (zero variance)"
 	TestNone         = "n<2: no test"
 	TestCannot       = "cannot test" // Comparison.Why says why
@@ -224,8 +222,7 @@ func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se
 		}
 		return c, d, 0
 	}
-	welchDF := (vb + vo) * (vb + vo) / (vb*vb/float64(len(base)-1) + vo*vo/float64(len(other)-1))
-	c.Test, c.DF = TestWelchLog, welchDF
+	c.Test, c.DF = TestWelchLog, (vb+vo)*(vb+vo)/(vb*vb/float64(len(base)-1)+vo*vo/float64(len(other)-1))
 	if pooled {
 		c.Test, c.DF = TestStudentLog, float64(len(base)+len(other)-2)
 	}

@@ -259,10 +259,8 @@ func Search(s *analysis.SearchSummary) Table {
 	t := Table{}.cols(">"+s.Search.Key, "visits", ">windows", ">mean "+s.Unit(), "95 % CI", "mark")
 	for i := range s.Points {
 		p := &s.Points[i]
-		var visits, marks []string
-		for _, n := range p.Visits {
-			visits = append(visits, "#"+strconv.Itoa(n))
-		}
+		var marks []string
+		visits := measure.Map(p.Visits, func(n int) string { return "#" + strconv.Itoa(n) })
 		ci := OrMissing(p.Stats.HasCI, format.Number(p.Stats.CI95Low)+" … "+format.Number(p.Stats.CI95High))
 		for k, on := range []bool{i == s.Best, p.Plateau, i == s.PlateauLow, p.Untested} {
 			if on {

@@ -143,10 +143,7 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 			"the highest mean is "+label[sw.Top])
 		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (%s%s)", strings.Join(sw.Keys, ", "), top, caveat(sw.Top))
 	}
-	var names []string
-	for _, i := range sw.Plateau {
-		names = append(names, label[i])
-	}
+	names := measure.Map(sw.Plateau, func(i int) string { return label[i] })
 	family := either(sw.Family == 1, "one pair of values tested", "no pair of values could be tested")
 	if sw.Family > 1 {
 		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
@@ -302,9 +299,5 @@ func ByCount(counts map[string]uint64) []string {
 
 // KeyValues is m as "k=v k=v" in key order.
 func KeyValues(m map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+"="+m[k])
-	}
-	return strings.Join(parts, " ")
+	return strings.Join(measure.Map(slices.Sorted(maps.Keys(m)), func(k string) string { return k + "=" + m[k] }), " ")
 }
