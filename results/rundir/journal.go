@@ -140,9 +140,6 @@ func (j *Journal) End(finished time.Time, interrupted bool) error {
 // The run keeps the record as the journal's line decodes, so run.json is what a replay gives.
 func (j *Journal) apply(rec results.Change) error {
 	line, stored, encErr := encode(rec)
-	if encErr != nil {
-		stored = rec // kept in the report, though the journal cannot hold it
-	}
 	if err := j.run.Apply(stored); err != nil {
 		return err
 	}
@@ -159,9 +156,10 @@ func (j *Journal) apply(rec results.Change) error {
 	return j.rebuild()
 }
 
-// encode returns rec's sealed line and the record a reader decodes from it. That copy shares no
-// memory with the caller's (a repetition changed after it was recorded does not change the run) and
-// holds no more than the line (no monotonic clock reading, numbers as JSON reads them).
+// encode returns rec's sealed line and the record a reader decodes from it (rec on error, kept in
+// the report though the journal cannot hold it). That copy shares no memory with the caller's (a
+// repetition changed after it was recorded does not change the run) and holds no more than the
+// line (no monotonic clock reading, numbers as JSON reads them).
 func encode(rec results.Change) ([]byte, results.Change, error) {
 	b, err := json.Marshal(rec)
 	if err != nil {
