@@ -281,10 +281,7 @@ func (r *Run) BaselineVariant() (int, string) {
 
 // Measured are the variants with a window, complete or partial, kept in vs; nil for none.
 func Measured(vs []Variant) []Variant {
-	if vs = slices.DeleteFunc(vs, func(v Variant) bool { return len(v.Reps)+len(v.Partial) == 0 }); len(vs) == 0 {
-		return nil
-	}
-	return vs
+	return without(vs, func(v Variant) bool { return len(v.Reps)+len(v.Partial) == 0 })
 }
 
 // Rates are the repetitions' total rates, the statistics' samples.

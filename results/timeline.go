@@ -387,10 +387,7 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 			out[name] = s
 		}
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return out // empty is absent from JSON
 }
 
 // SetListener sets the listener AddListener records; why says why it cannot be read.
