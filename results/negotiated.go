@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rsa"
 	"crypto/tls"
-	"crypto/x509"
 	"strconv"
 	"strings"
 )
@@ -54,33 +53,31 @@ func (h Handshake) Differences(o Handshake) []string {
 	return out
 }
 
-// NewHandshake describes a handshake from its connection state, the scheme from key and version.
+// NewHandshake describes a handshake from its connection state: the certificate's key ("RSA 2048")
+// and the scheme a server signs with at its version (of Go's offer).
 func NewHandshake(st *tls.ConnectionState) Handshake {
 	h := Handshake{Version: strings.ReplaceAll(tls.VersionName(st.Version), " ", ""), Cipher: tls.CipherSuiteName(st.CipherSuite), Group: "none"}
 	if st.CurveID != 0 {
 		h.Group = st.CurveID.String()
 	}
-	if len(st.PeerCertificates) > 0 {
-		h.Key, h.Scheme = certKey(st.PeerCertificates[0], st.Version)
+	if len(st.PeerCertificates) == 0 {
+		return h
 	}
-	return h
-}
-
-// certKey is the certificate's key ("RSA 2048") and the scheme a server signs with at version (of Go's offer).
-func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
-	switch k := c.PublicKey.(type) {
+	switch c := st.PeerCertificates[0]; k := c.PublicKey.(type) {
 	case *rsa.PublicKey:
-		if scheme = "rsa_pss_rsae_sha256"; version < tls.VersionTLS12 {
-			scheme = "rsa_pkcs1_md5_sha1"
+		h.Key, h.Scheme = "RSA "+strconv.Itoa(k.N.BitLen()), "rsa_pss_rsae_sha256"
+		if st.Version < tls.VersionTLS12 {
+			h.Scheme = "rsa_pkcs1_md5_sha1"
 		}
-		return "RSA " + strconv.Itoa(k.N.BitLen()), scheme
 	case *ecdsa.PublicKey:
 		name := k.Curve.Params().Name
-		return "ECDSA " + name, cmp.Or(ecdsaSchemes[name], "?")
+		h.Key, h.Scheme = "ECDSA "+name, cmp.Or(ecdsaSchemes[name], "?")
 	case ed25519.PublicKey:
-		return "Ed25519", "ed25519"
+		h.Key, h.Scheme = "Ed25519", "ed25519"
+	default:
+		h.Key, h.Scheme = c.PublicKeyAlgorithm.String(), "?"
 	}
-	return c.PublicKeyAlgorithm.String(), "?"
+	return h
 }
 
 var ecdsaSchemes = map[string]string{

@@ -27,18 +27,13 @@ func BlockOrder(seed uint64, variants, round int) []int {
 	}
 	rng := rand.NewPCG(seed, blockStream^uint64(round))
 	for i := variants - 1; i > 0; i-- {
-		j := int(uniform(rng, uint64(i+1)))
+		n := uint64(i + 1)
+		x := rng.Uint64()
+		for x >= math.MaxUint64-math.MaxUint64%n { // rejected: j uniform in [0, n)
+			x = rng.Uint64()
+		}
+		j := int(x % n)
 		order[i], order[j] = order[j], order[i]
 	}
 	return order
-}
-
-// uniform returns a uniform integer in [0, n), by rejection.
-func uniform(rng *rand.PCG, n uint64) uint64 {
-	limit := math.MaxUint64 - math.MaxUint64%n
-	for {
-		if x := rng.Uint64(); x < limit {
-			return x % n
-		}
-	}
 }

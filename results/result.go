@@ -151,9 +151,8 @@ func unmarshalClasses[T any](data []byte, byClass []T) error {
 	return nil
 }
 
-// Counts are one slot's, group's or run's counters, every field a sum. A request counts when its
-// response completes inside the window, so groups add up exactly. Missed: open-loop starts due that
-// never ran, no slot being free. Outside is in no figure: it checks the counts against the server's log.
+// Counts are one slot's, group's or run's counters, every field a sum. A request counts when its response
+// completes inside the window, so groups add up exactly; Outside (in no figure) checks them against the server's log.
 type Counts struct {
 	Requests    uint64            `json:"requests"` // complete responses, any status
 	Bytes       uint64            `json:"bytes"`    // response bytes, headers included
@@ -164,7 +163,7 @@ type Counts struct {
 	Negotiated  map[string]uint64 `json:"negotiated,omitempty"` // handshakes by Handshake.String
 	Errors      Errors            `json:"errors"`
 	Scheduled   uint64            `json:"scheduled,omitempty"`
-	Missed      uint64            `json:"missed,omitempty"`
+	Missed      uint64            `json:"missed,omitempty"`   // open-loop starts due that never ran, no slot being free
 	Backoffs    uint64            `json:"backoffs,omitempty"` // 1 ms doubling to 100 ms: no busy loop
 	Sockets     Sockets           `json:"sockets,omitzero"`
 	Outside     Outside           `json:"outside"`
@@ -248,8 +247,7 @@ func addSums(dst, src reflect.Value) {
 	}
 }
 
-// Succeeded is the window's responses with a status below 400, what the rate counts (a 4xx or 5xx
-// is in Requests and is an ErrStatus error).
+// Succeeded is the window's responses with a status below 400, what the rate counts (a 4xx or 5xx is an ErrStatus).
 func (c *Counts) Succeeded() uint64 { return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests) }
 
 // Attempts is the requests that ended in the window, failed or not.
@@ -280,14 +278,13 @@ const (
 	SlotsExhausted = "SLOTS-EXHAUSTED"
 )
 
-// Latency holds the per-request timings, a new connection's from before connect; Intended (open
-// loop) is from the scheduled start, a missed start counted at the timeout.
+// Latency holds the per-request timings, a new connection's from before connect.
 type Latency struct {
 	Connect   *Histogram `json:"connect"`
 	Handshake *Histogram `json:"handshake"`
-	TTFB      *Histogram `json:"ttfb"`  // to the first response byte
-	Total     *Histogram `json:"total"` // to the last response byte
-	Intended  *Histogram `json:"intended,omitempty"`
+	TTFB      *Histogram `json:"ttfb"`               // to the first response byte
+	Total     *Histogram `json:"total"`              // to the last response byte
+	Intended  *Histogram `json:"intended,omitempty"` // open loop: from the scheduled start, a missed start at the timeout
 }
 
 // NewLatency returns a Latency with four empty histograms.
@@ -317,9 +314,8 @@ type Window struct {
 // Length is the window's duration.
 func (w Window) Length() time.Duration { return w.End.Sub(w.Start) }
 
-// Group is what one worker group measured in one window; nil and zero mean not measured. CPU is
-// its CPUs' use by anything; Process the worker's own (adds up across groups sharing CPUs); Wait
-// the CPU time its threads wanted while others held the CPUs. Window is in the controller's clock.
+// Group is what one worker group measured in one window; nil and zero mean not measured. Window is in
+// the controller's clock.
 type Group struct {
 	Index      int     `json:"index"`          // position in the plan
 	CPUs       string  `json:"cpus,omitempty"` // taskset list; "" = unpinned
@@ -329,10 +325,10 @@ type Group struct {
 	GroupsRate float64 `json:"groups_rate,omitempty"` // Rep.RecordSpread
 	Counts
 	Latency     Latency       `json:"latency"`
-	CPU         *CPUUsage     `json:"cpu,omitempty"`
-	Process     *CPUUsage     `json:"process_cpu,omitempty"`
-	Wait        *CPUUsage     `json:"wait,omitempty"`
-	Others      []ProcessCPU  `json:"others,omitempty"` // the busiest on its CPUs
+	CPU         *CPUUsage     `json:"cpu,omitempty"`         // its CPUs' use by anything
+	Process     *CPUUsage     `json:"process_cpu,omitempty"` // the worker's own (adds up across groups sharing CPUs)
+	Wait        *CPUUsage     `json:"wait,omitempty"`        // CPU time its threads wanted while others held the CPUs
+	Others      []ProcessCPU  `json:"others,omitempty"`      // the busiest on its CPUs
 	PeakRSS     uint64        `json:"peak_rss,omitempty"`
 	MemoryReady uint64        `json:"memory_ready,omitempty"`
 	MemoryPeak  uint64        `json:"memory_peak,omitempty"`
@@ -374,8 +370,7 @@ func (g *Group) Rate() float64 {
 	return ratio(float64(g.Succeeded()), g.Window.Length().Seconds())
 }
 
-// ClientBoundBusy is the share of a group's CPU time kaeload must use itself for the result to
-// measure the load generator, not the server.
+// ClientBoundBusy is the share of a group's CPU time kaeload must use itself to have measured itself, not the server.
 const ClientBoundBusy = 0.90
 
 // CPUUsage is CPU time used over a window; IRQ (irq + softirq) is in no process's time.

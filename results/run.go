@@ -164,8 +164,7 @@ type QuietWait struct {
 	MaxOther float64       `json:"max_other"` // share allowed to others
 	Waited   time.Duration `json:"waited"`
 	TimedOut bool          `json:"timed_out,omitempty"` // never quiet long enough, measured anyway
-	// The larger share of the client's or server's CPUs others took in the last step not quiet,
-	// and the busiest of them.
+	// Others' larger share of the client's or server's CPUs in the last step not quiet, and the busiest.
 	Others  float64     `json:"others,omitempty"`
 	Busiest *ProcessCPU `json:"busiest,omitempty"`
 }
@@ -243,11 +242,10 @@ func (r *Rep) RecordSpread() {
 		}
 	}
 	r.WindowSpread = &WindowSpread{Start: span(starts), End: span(ends)}
-	if *r.WindowSpread == (WindowSpread{}) {
-		return
-	}
-	for i := range r.Groups {
-		r.Total.GroupsRate += r.Groups[i].Rate()
+	if *r.WindowSpread != (WindowSpread{}) {
+		for i := range r.Groups {
+			r.Total.GroupsRate += r.Groups[i].Rate()
+		}
 	}
 }
 
@@ -281,10 +279,7 @@ func (r *Run) BaselineVariant() (int, string) {
 
 // Measured are the variants with a window, complete or partial, kept in vs; nil for none.
 func Measured(vs []Variant) []Variant {
-	if vs = slices.DeleteFunc(vs, func(v Variant) bool { return len(v.Reps)+len(v.Partial) == 0 }); len(vs) == 0 {
-		return nil
-	}
-	return vs
+	return without(vs, func(v Variant) bool { return len(v.Reps)+len(v.Partial) == 0 })
 }
 
 // Rates are the repetitions' total rates, the statistics' samples.
@@ -436,8 +431,7 @@ const (
 	MetricProbePerRequest = "probe_per_request"
 )
 
-// Threshold passes when "measured Op Value" holds (Value in the metric's unit, true is 1); a
-// crossed one makes run exit 99.
+// Threshold passes when "measured Op Value" holds (Value in the metric's unit, true is 1); crossed, run exits 99.
 type Threshold struct {
 	Expr     string  `json:"expr"` // as written: "p99 handshake < 20ms"
 	Metric   string  `json:"metric"`
@@ -450,8 +444,7 @@ type Threshold struct {
 	Probe    string  `json:"probe,omitempty"`
 }
 
-// Metrics records the live metrics endpoint (--metrics), its scrapes, and whether a scrape read
-// each set of final values.
+// Metrics records the live metrics endpoint (--metrics), its scrapes, and whether one read each set of final values.
 type Metrics struct {
 	Listen         string         `json:"listen"` // as asked: ":9464"
 	Addr           string         `json:"addr"`   // as served, port bound

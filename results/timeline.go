@@ -35,7 +35,6 @@ type Timeline struct {
 }
 
 // Interval is one group's interval, or the groups' sum (Point), counted by the window's rules.
-// ProcessBusy is the workers' CPU time over length × their CPUs; CPUsBusy those CPUs' use by anything.
 type Interval struct {
 	Start        time.Duration `json:"start"`  // from the window's start
 	Length       time.Duration `json:"length"` // shorter at either end
@@ -46,8 +45,8 @@ type Interval struct {
 	HandshakeP99 time.Duration `json:"handshake_p99,omitempty"`
 	TotalP50     time.Duration `json:"total_p50,omitempty"`
 	TotalP99     time.Duration `json:"total_p99,omitempty"`
-	ProcessBusy  *float64      `json:"process_busy,omitempty"`
-	CPUsBusy     *float64      `json:"cpus_busy,omitempty"`
+	ProcessBusy  *float64      `json:"process_busy,omitempty"` // the workers' CPU time over Length × their CPUs
+	CPUsBusy     *float64      `json:"cpus_busy,omitempty"`    // those CPUs' use by anything
 }
 
 // End is when the interval ends, relative to the window's start.
@@ -296,10 +295,9 @@ func (a *pointAcc) settle() {
 
 // AddServer records the server's CPU over interval k.
 func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUsage) {
-	if u == nil {
-		return
+	if u != nil {
+		b.at(k, start, length).p.ServerBusy = share(u.Busy)
 	}
-	b.at(k, start, length).p.ServerBusy = share(u.Busy)
 }
 
 // SetHosts sets the namespaces AddTCP indexes.
@@ -307,10 +305,9 @@ func (b *TimelineBuilder) SetHosts(hosts []TCPHost) { b.hosts = hosts }
 
 // AddTCP records host h's counter growth over interval k.
 func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCounts) {
-	if h < 0 || h >= len(b.hosts) {
-		return
+	if h >= 0 && h < len(b.hosts) {
+		b.at(k, start, length).tcp[h] = c
 	}
-	b.at(k, start, length).tcp[h] = c
 }
 
 // Build returns the timeline and each group's intervals (none with one group).
@@ -387,10 +384,7 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 			out[name] = s
 		}
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return out // empty is absent from JSON
 }
 
 // SetListener sets the listener AddListener records; why says why it cannot be read.

@@ -41,9 +41,7 @@ func CheckWritable(parent string) error {
 		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
 	}
 	_, werr := f.WriteString("kaeload\n")
-	cerr := f.Close()
-	rerr := os.Remove(f.Name())
-	if err := errors.Join(werr, cerr, rerr); err != nil {
+	if err := errors.Join(werr, f.Close(), os.Remove(f.Name())); err != nil {
 		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
 	}
 	return nil
@@ -56,16 +54,7 @@ func writeFileAtomic(dir, name string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
+	if err = cmp.Or(err, f.Chmod(0o644), f.Sync(), f.Close()); err == nil { // the first error
 		err = os.Rename(f.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {
@@ -80,11 +69,7 @@ func syncDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return cmp.Or(d.Sync(), d.Close())
 }
 
 // ReadRunFile reads a run.json file, or a run directory through its journal when it has one.

@@ -33,8 +33,7 @@ type Journal struct {
 	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
-// JournalOptions inject the analysis and renderers rundir does not import; Render's files are
-// written even with its error.
+// JournalOptions inject the analysis and renderers rundir does not import; Render's files are written even with its error.
 type JournalOptions struct {
 	Annotate func(*results.Run)
 	Render   func(*results.Run) (map[string][]byte, error)
@@ -140,9 +139,6 @@ func (j *Journal) End(finished time.Time, interrupted bool) error {
 // The run keeps the record as the journal's line decodes, so run.json is what a replay gives.
 func (j *Journal) apply(rec results.Change) error {
 	line, stored, encErr := encode(rec)
-	if encErr != nil {
-		stored = rec // kept in the report, though the journal cannot hold it
-	}
 	if err := j.run.Apply(stored); err != nil {
 		return err
 	}
@@ -159,9 +155,9 @@ func (j *Journal) apply(rec results.Change) error {
 	return j.rebuild()
 }
 
-// encode returns rec's sealed line and the record a reader decodes from it. That copy shares no
-// memory with the caller's (a repetition changed after it was recorded does not change the run) and
-// holds no more than the line (no monotonic clock reading, numbers as JSON reads them).
+// encode returns rec's sealed line and the record a reader decodes from it, or rec for the report alone
+// on error. The copy shares no memory with the caller's (a later change to a repetition does not change
+// the run) and holds no more than the line (no monotonic clock reading, numbers as JSON reads them).
 func encode(rec results.Change) ([]byte, results.Change, error) {
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -193,8 +189,7 @@ func clone(r *results.Run) results.Run {
 	return c
 }
 
-// rebuild rewrites run.json, then the rendered files, from a copy of the run so far as readers see
-// it, its measured variants; j.mu held.
+// rebuild rewrites run.json, then the rendered files, from a copy of the run as readers see it; j.mu held.
 func (j *Journal) rebuild() error {
 	r := clone(&j.run)
 	r.Variants = results.Measured(r.Variants)
