@@ -284,7 +284,7 @@ type Latency struct {
 	Handshake *Histogram `json:"handshake"`
 	TTFB      *Histogram `json:"ttfb"`               // to the first response byte
 	Total     *Histogram `json:"total"`              // to the last response byte
-	Intended  *Histogram `json:"intended,omitempty"` // open loop: from the scheduled start, a missed start at the timeout
+	Intended  *Histogram `json:"intended,omitempty"` // open loop: from the scheduled start (a missed one: the timeout)
 }
 
 // NewLatency returns a Latency with four empty histograms.

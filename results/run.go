@@ -277,7 +277,7 @@ func (r *Run) BaselineVariant() (int, string) {
 	return slices.IndexFunc(r.Variants, func(v Variant) bool { return v.Name == r.Baseline }), r.Baseline
 }
 
-// Measured are the variants with a window, complete or partial, kept in vs; nil for none.
+// Measured is a copy of the variants with a window, complete or partial; nil for none.
 func Measured(vs []Variant) []Variant {
 	return without(vs, func(v Variant) bool { return len(v.Reps)+len(v.Partial) == 0 })
 }

@@ -384,7 +384,10 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 			out[name] = s
 		}
 	}
-	return out // empty is absent from JSON
+	if len(out) == 0 {
+		return nil // as JSON reads it back
+	}
+	return out
 }
 
 // SetListener sets the listener AddListener records; why says why it cannot be read.

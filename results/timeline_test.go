@@ -2,6 +2,7 @@ package results_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
@@ -230,5 +231,28 @@ func TestTimelineListener(t *testing.T) {
 	b.AddListener(0, 0, time.Second, results.ListenSample{Queue: 3, DropsKnown: true})
 	if tl, _ := b.Build(); tl.Listener.Unavailable != "no ss" || tl.Listener.Queue != nil || tl.Listener.Drops != nil {
 		t.Errorf("unavailable listener %+v, want why and no series", tl.Listener)
+	}
+}
+
+// TestDeltasNilWhenNothingGrew: a built timeline equals its JSON round trip, the journal's copy, when no
+// counter grew.
+func TestDeltasNilWhenNothingGrew(t *testing.T) {
+	b := results.NewTimelineBuilder(time.Second, []string{"local"})
+	b.SetHosts([]results.TCPHost{{Name: "local", Counters: []string{"ActiveOpens"}}})
+	b.AddTCP(0, 0, 0, time.Second, results.TCPCounts{Grew: map[string]uint64{"ActiveOpens": 0}})
+	tl, _ := b.Build()
+	if d := tl.Hosts[0].Deltas; d != nil {
+		t.Errorf("Deltas = %#v, want nil when nothing grew", d)
+	}
+	data, err := json.Marshal(tl.Hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []results.TCPHost
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, tl.Hosts) {
+		t.Errorf("hosts differ after a JSON round trip:\n%#v\n%#v", tl.Hosts, back)
 	}
 }

@@ -40,7 +40,8 @@ type ProfileVariant struct {
 	Check          ProfileCheck // the samples against the server's CPU seconds × Rate
 	Pprof          string       // the pprof file in the run directory; "" without
 	HasDelta       bool
-	// Bound is the most offload could speed the server up; Delta the measured Δ % "of at most" BaselineBound.
+	// Bound = 1 / (1 − CryptoShare) is the most offload could speed the server up; Delta the measured
+	// Δ % "of at most" BaselineBound (0: no baseline profile).
 	CryptoShare, Bound, Delta, BaselineBound float64
 }
 

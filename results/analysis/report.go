@@ -248,11 +248,14 @@ func KernelEvents(t *results.Timeline) []KernelEvent {
 	if t == nil {
 		return nil
 	}
+	roles := make([]string, len(t.Hosts)) // "NAME (clients and server)"
+	for h, host := range t.Hosts {
+		roles[h] = notes.New(notes.NamedHost, "name", host.Name, "shared", host.Shared, "client", host.Client,
+			"server", host.Server).String()
+	}
 	var out []KernelEvent
 	for p, pt := range t.Points {
-		for h, host := range t.Hosts {
-			role := notes.New(notes.NamedHost, "name", host.Name, "shared", host.Shared, "client", host.Client,
-				"server", host.Server).String() // "NAME (clients and server)"
+		for h, role := range roles {
 			names := TroubleCounters
 			if resetStorm(t, p, h) {
 				names = slices.Concat(TroubleCounters, ResetCounters)
@@ -329,7 +332,8 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 				continue
 			}
 			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
-			rv.Cells[i] = RunsCell{Summary: &vs, Compared: i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0}
+			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+			rv.Cells[i] = RunsCell{Summary: &vs, Compared: compared}
 			if i > 0 && ref != nil {
 				bases, others = append(bases, ref.Rates()), append(others, r.Variants[j].Rates())
 				at = append(at, &vs.Comparison)

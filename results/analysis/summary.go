@@ -134,7 +134,8 @@ func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.
 
 // NoComparison says why a run compares nothing; zero when the baseline was measured.
 func (s *RunSummary) NoComparison() notes.Note {
-	return noteIf(!s.BaselineMissing.IsZero(), notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing)
+	missing := s.BaselineMissing
+	return noteIf(!missing.IsZero(), notes.NoComparison, "baseline", s.BaselineName, "missing", missing)
 }
 
 // BaselineLine names the baseline for a header: "b (not measured yet)".

@@ -60,7 +60,8 @@ func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	return out
 }
 
-// sweepPlateau judges sw by PairPlateau of its variants' samples; with no pair tested it claims nothing but Top.
+// sweepPlateau judges sw by PairPlateau of its variants' samples; with no pair tested it claims nothing but
+// Top. Samples with one value stay on the plateau, empty ones on none; values never compared are not ranked.
 func sweepPlateau(sw *SweepSummary, samples [][]float64, agree func(top, other int) bool) {
 	j := stats.PairPlateau(samples, agree)
 	sw.Top, sw.Best, sw.Family, sw.Caution = -1, -1, j.Family, j.Caution

@@ -41,7 +41,8 @@ type Listener struct {
 // Measured says whether its drops were read in some window interval.
 func (l *Listener) Measured() bool { return l != nil && l.Unavailable == "" && l.Read > 0 }
 
-// Words is l in words ("port 8443 on local: dropped nothing, its accept queue at most 3 of 511"), or why it was not read.
+// Words is l in words, "port 8443 on local: dropped nothing, its accept queue at most 3 of 511", or why
+// it was not read.
 func (l *Listener) Words() string {
 	return notes.New(notes.ListenerWords, "port", l.Port, "host", l.Host, "unavailable", l.Unavailable, "read", l.Read,
 		"drops", l.Drops, "unread", l.Unread, "max_queue", l.MaxQueue, "backlog", l.Backlog, "full", l.Full).String()

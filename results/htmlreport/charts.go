@@ -294,9 +294,9 @@ func cpuChart(ms []measure.Variant) []chart {
 			"measures kaeload, not the server; busy time of other processes does not."}, "", "busy", nil, percentTicks)
 	col := func(k int) color.RGBA { return cpuSeries[k].col }
 	used := f.groupedBars(len(ms), len(cpuSeries), col, func(i, k int) float64 {
-		key, v := cpuSeries[k].key, &ms[i] // the catalogue's measure of a repetition
-		me := slices.IndexFunc(measure.Catalogue, func(me measure.Measure) bool { return me.Key == key && me.Rep != nil })
-		mc := measure.Column{Measure: &measure.Catalogue[me], Key: key}
+		key, v := cpuSeries[k].key, &ms[i]
+		at := slices.IndexFunc(measure.Catalogue, func(m measure.Measure) bool { return m.Key == key && m.Rep != nil })
+		mc := measure.Column{Measure: &measure.Catalogue[at], Key: key} // the catalogue's measure of a repetition
 		var xs []float64
 		for r := range v.V.Reps {
 			x := mc.OfRep(measure.NewRep(v.R, v.I, r))
@@ -336,7 +336,8 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 			return nil
 		}
 		xy := plotter.XY{X: x, Y: p.Stats.Mean}
-		xs[i], ratios[i], all = x, ratioOf[p.Variant], append(all, xy)
+		xs[i], ratios[i] = x, ratioOf[p.Variant]
+		all = append(all, xy)
 		if p.Plateau {
 			plateau = append(plateau, xy)
 		}
@@ -367,7 +368,8 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 	f.key(boxItem("visited value (mean, 95 % CI)", palette[0]),
 		boxItem("plateau (lowest: "+se.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau))
 	b := ss.Points[ss.Best]
-	f.bestMark(xs[ss.Best], b.Stats, "best: "+se.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean), "best", false, math.Inf(1))
+	f.bestMark(xs[ss.Best], b.Stats, "best: "+se.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean),
+		"best", false, math.Inf(1))
 	if se.Maximize == results.ObjectiveRate {
 		f.modelCurve(pred, xs, ratios)
 	}

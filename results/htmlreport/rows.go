@@ -70,8 +70,9 @@ func fromTable(id string, tb tables.Table) *table {
 	return t
 }
 
-// pageTable is a table of output Of's measures, a row per variant, or per repetition or group when By is "rep"
-// or "group"; Flags adds a repetition's failure and loud lines. With Needs measures, only rows with one (nil: none).
+// pageTable is a page table of the catalogue's measures of output Of, a row per variant in catalogue order,
+// or per repetition (by Order) or group when By is "rep" or "group"; Flags adds a repetition's failure and
+// loud lines. A table with Needs measures shows the rows with one, and is left out (nil) without any.
 type pageTable struct {
 	ID, By string
 	Of     measure.Output

@@ -313,7 +313,9 @@ var serverCPUs = []Measure{
 	{Key: "saturation", Show: JSON, Rep: saturationJSON},
 }
 
-// serverVariantJSON counts a variant's reps with OTHER LOAD or SHARED CPUS on the server's, and judged for saturation.
+// serverVariantJSON counts a variant's reps with OTHER LOAD on the server's CPUs, with a client group
+// on them, with either (shared says how; in most: a verdict measured them too), judged for saturation,
+// NOT SATURATED.
 func serverVariantJSON(x *Variant) Value {
 	vs := x.S
 	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{

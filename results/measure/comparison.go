@@ -187,7 +187,8 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 // Absent marks, in a comparison of runs, a variant a run does not have.
 const Absent = "—"
 
-// OfRun is the column's value for variant x of a compared run; Absent where the run lacks x, unless the column reads that.
+// OfRun is the column's value for variant x of a compared run: Absent where the run lacks the variant,
+// unless the column reads that.
 func (c Column) OfRun(x *Variant) Value {
 	if x.S == nil && c.Show&UnmeasuredRow == 0 {
 		return Words(Absent)

@@ -11,7 +11,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is a measure's line among a repetition's facts in the text report, by Order (0: last); no row where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report, placed by Order (0: after
+// those placed); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
@@ -141,7 +142,8 @@ func clientCPULine(x *Rep) string {
 		return ""
 	}
 	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.Percent(c.BusyMax))
-	line = when(c.ProcessMeasured == c.Groups && c.Groups > 0, fmt.Sprintf("kaeload %.2f s; its CPUs ", c.Process)) + line
+	line = when(c.ProcessMeasured == c.Groups && c.Groups > 0,
+		fmt.Sprintf("kaeload %.2f s; its CPUs ", c.Process)) + line
 	if c.Measured < c.Groups {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}

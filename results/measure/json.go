@@ -15,7 +15,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fields is a JSON object that keeps its fields' order; a nested one is a Fields value (never *Fields), which Set walks.
+// Fields is a JSON object that keeps its fields' order; a nested object is a plain Fields value
+// (never *Fields), which Set walks.
 type Fields []Field
 
 // Field is one field of Fields.

@@ -14,7 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 )
 
-// WriteCSV writes summary.csv: per variant a row per repetition and an "all" row, then one per partial or excluded window.
+// WriteCSV writes summary.csv: per variant a row per repetition and an "all"
+// row, then a row per partial or excluded window.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	head := &results.Variant{Name: "variant", Series: "series", Sweep: map[string]string{}}

@@ -104,7 +104,8 @@ func (d *doc) hostGroups(groups []results.Group) {
 
 const textWidth = 120
 
-// aligned writes t as text after indent, columns two spaces apart; with a width, the last cell wraps onto rows of its own.
+// aligned writes t as text, columns two spaces apart, each line after indent;
+// with a width, the last cell wraps at spaces to fit it, on rows of its own.
 func (d *doc) aligned(t tables.Table, indent string, width int) {
 	rows := t.Rows
 	if t.Header != nil {

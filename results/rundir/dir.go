@@ -54,7 +54,16 @@ func writeFileAtomic(dir, name string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
-	if err = cmp.Or(err, f.Chmod(0o644), f.Sync(), f.Close()); err == nil { // the first error
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
 		err = os.Rename(f.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {

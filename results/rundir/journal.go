@@ -33,7 +33,8 @@ type Journal struct {
 	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
-// JournalOptions inject the analysis and renderers rundir does not import; Render's files are written even with its error.
+// JournalOptions inject the analysis and renderers rundir does not import; Render's files are
+// written even with its error.
 type JournalOptions struct {
 	Annotate func(*results.Run)
 	Render   func(*results.Run) (map[string][]byte, error)

@@ -9,6 +9,7 @@ import (
 	"github.com/kaeload/kaeload/results/internal/fixture"
 	"github.com/kaeload/kaeload/results/render"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -326,5 +327,23 @@ func TestJournalKeepsWhatItWrote(t *testing.T) {
 	}
 	if got := runJSON(t, r); got != string(stored) {
 		t.Errorf("run.json is not the journal's replay:\n%s\nvs\n%s", stored, got)
+	}
+}
+
+// TestUnencodableRepStillReported: a repetition the journal cannot write (NaN, which JSON refuses) is an
+// error, and still reaches the run the report is made from.
+func TestUnencodableRepStillReported(t *testing.T) {
+	full := fixture.CompareRun()
+	j, err := CreateJournal(filepath.Join(t.TempDir(), "r"), header(full), testOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := full.Variants[0].Reps[0]
+	rep.Total.GroupsRate = math.NaN()
+	if err := j.rep(0, rep); err == nil {
+		t.Fatal("recording an unencodable repetition: no error")
+	}
+	if r := j.Run(); len(r.Variants) == 0 || len(r.Variants[0].Reps) != 1 {
+		t.Errorf("the unencodable repetition is not in the run: %+v", r.Variants)
 	}
 }

@@ -222,7 +222,8 @@ func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se
 		}
 		return c, d, 0
 	}
-	c.Test, c.DF = TestWelchLog, (vb+vo)*(vb+vo)/(vb*vb/float64(len(base)-1)+vo*vo/float64(len(other)-1))
+	welchDF := (vb + vo) * (vb + vo) / (vb*vb/float64(len(base)-1) + vo*vo/float64(len(other)-1))
+	c.Test, c.DF = TestWelchLog, welchDF
 	if pooled {
 		c.Test, c.DF = TestStudentLog, float64(len(base)+len(other)-2)
 	}
