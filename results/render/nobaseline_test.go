@@ -181,14 +181,11 @@ func TestNoVariantsRender(t *testing.T) {
 	}
 }
 
-// summaryBack is SummaryJSON read back by a test, its objects as maps.
+// summaryBack is summary.json read back by a test, its objects as maps.
 type summaryBack struct {
-	SummaryJSON
-	Variants []map[string]any `json:"variants"`
-	Partial  any              `json:"partial"`
-	Search   any              `json:"search"`
-	Capacity any              `json:"capacity"`
-	Speed    any              `json:"speed"`
-	Sweeps   any              `json:"sweeps"`
-	Drift    any              `json:"drift"`
+	Baseline         string           `json:"baseline"`
+	BaselineMeasured bool             `json:"baseline_measured"`
+	NoComparison     string           `json:"no_comparison"`
+	Warnings         []string         `json:"warnings"`
+	Variants         []map[string]any `json:"variants"`
 }

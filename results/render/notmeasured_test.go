@@ -75,9 +75,8 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 		t.Errorf("CSV \"all\" rows' failed cells\n got %q\nwant %q", got, want)
 	}
 
-	s := Summarize(analysis.Analyze(r))
 	var js bytes.Buffer
-	if err := writeIndentedJSON(&js, s); err != nil {
+	if err := WriteSummaryJSON(&js, analysis.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	var decoded struct {

@@ -117,10 +117,7 @@ func (d *doc) table(t tables.Table) {
 		return
 	}
 	row := func(cells []string) {
-		d.WriteString("\n|")
-		for _, c := range cells {
-			d.WriteString(" " + mdEscape(c) + " |")
-		}
+		d.WriteString("\n| " + strings.Join(measure.Map(cells, mdEscape), " | ") + " |")
 	}
 	row(t.Header)
 	d.WriteString("\n|")

@@ -4,42 +4,12 @@ import (
 	"io"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 )
-
-// SummaryJSON is the summary a CI pipeline gates on (docs/outputs.md).
-type SummaryJSON struct {
-	Name             string                    `json:"name"`
-	Started          time.Time                 `json:"started"`
-	Finished         time.Time                 `json:"finished"`
-	Interrupted      bool                      `json:"interrupted,omitempty"`
-	Incomplete       bool                      `json:"incomplete,omitempty"`
-	Baseline         string                    `json:"baseline,omitempty"`
-	BaselineMeasured bool                      `json:"baseline_measured"`
-	NoComparison     string                    `json:"no_comparison,omitempty"`
-	Variants         []measure.Fields          `json:"variants"`
-	Failed           []string                  `json:"failed,omitempty"`
-	NotMeasured      []results.NotMeasured     `json:"not_measured,omitempty"`
-	Partial          []object                  `json:"partial,omitempty"`
-	Excluded         []string                  `json:"excluded,omitempty"`
-	Thresholds       []analysis.ThresholdCheck `json:"thresholds,omitempty"`
-	ThresholdsPassed bool                      `json:"thresholds_passed"`
-	Warnings         []string                  `json:"warnings,omitempty"`
-	Hints            []string                  `json:"hints,omitempty"`
-	// Metrics is Report.Metrics; both absent when none was served.
-	Metrics        string   `json:"metrics,omitempty"`
-	MetricsScraped *bool    `json:"metrics_final_scraped,omitempty"`
-	Search         object   `json:"search,omitempty"`
-	Capacity       object   `json:"capacity,omitempty"`
-	Speed          object   `json:"speed,omitempty"`
-	Sweeps         []object `json:"sweeps,omitempty"`
-	Drift          object   `json:"drift,omitempty"`
-}
 
 // must and opt are a field always shown and one left out when empty.
 func must(key string, v any) measure.Field { return measure.Field{Key: key, Value: v} }
@@ -53,17 +23,10 @@ func newObject(fs ...measure.Field) object { return object(measure.Dense(fs)) }
 
 func (o object) MarshalJSON() ([]byte, error) { return measure.Fields(o).Marshal(false) }
 
-// Summarize returns the SummaryJSON of m.
-func Summarize(m *analysis.Report) *SummaryJSON {
+// WriteSummaryJSON writes the summary of m a CI pipeline gates on (docs/outputs.md), indented.
+func WriteSummaryJSON(w io.Writer, m *analysis.Report) error {
 	r, s := m.Run, m.Summary
-	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
-		Baseline: s.BaselineName, BaselineMeasured: s.Baseline >= 0, NoComparison: s.NoComparison().String(), Variants: []measure.Fields{},
-		Failed: m.Failed, NotMeasured: r.NotMeasured, Partial: partialJSON(r, m.Partial.Strings()), Excluded: m.Excluded.Strings(),
-		Thresholds: m.Thresholds, ThresholdsPassed: len(m.Crossed) == 0, Warnings: m.Warnings, Hints: m.Hints.Strings(),
-		Search: searchJSON(m.Search), Speed: speedJSON(m.Speed), Drift: driftJSON(&s.Drift)}
-	if r.Metrics != nil {
-		out.Metrics, out.MetricsScraped = m.Metrics.String(), measure.Opt(r.Metrics.End.WasScraped(), true)
-	}
+	variants := []measure.Fields{}
 	for i := range s.Variants {
 		v := measure.VariantJSON(measure.NewVariant(m, i))
 		v.Set("server_info", measure.Object(r.Variants[i].Info).JSON())
@@ -72,17 +35,27 @@ func Summarize(m *analysis.Report) *SummaryJSON {
 		for j := range r.Variants[i].Reps {
 			reps = append(reps, measure.RepJSON(measure.NewRep(m, i, j)))
 		}
-		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: reps}))
+		variants = append(variants, append(v, measure.Field{Key: "repetitions", Value: reps}))
 	}
-	out.Sweeps = measure.Map(s.Sweeps, func(sw analysis.SweepSummary) object { return sweepJSON(s, &sw) })
+	var capacity object
 	if m.Capacities != nil {
 		knees := measure.Map(m.Capacities, func(c results.Capacity) object {
 			return newObject(must("variant", r.Variants[c.Variant].Name), must("knee", c.Knee), opt("fail", c.Fail),
 				opt("below_from", c.BelowFrom), opt("at_max", c.AtMax), must("steps", len(c.Steps)))
 		})
-		out.Capacity = newObject(must("line", m.CapacityLine.String()), must("variants", knees))
+		capacity = newObject(must("line", m.CapacityLine.String()), must("variants", knees))
 	}
-	return out
+	scraped := measure.Opt(r.Metrics != nil && r.Metrics.End.WasScraped(), r.Metrics != nil) // absent when none was served
+	return writeIndentedJSON(w, newObject(must("name", r.Name), must("started", r.Started), must("finished", r.Finished),
+		opt("interrupted", r.Interrupted), opt("incomplete", r.Incomplete), opt("baseline", s.BaselineName),
+		must("baseline_measured", s.Baseline >= 0), opt("no_comparison", s.NoComparison().String()),
+		must("variants", variants), opt("failed", m.Failed), opt("not_measured", r.NotMeasured),
+		opt("partial", partialJSON(r, m.Partial.Strings())), opt("excluded", m.Excluded.Strings()),
+		opt("thresholds", m.Thresholds), must("thresholds_passed", len(m.Crossed) == 0), opt("warnings", m.Warnings),
+		opt("hints", m.Hints.Strings()), opt("metrics", m.Metrics.String()), opt("metrics_final_scraped", scraped),
+		opt("search", searchJSON(m.Search)), opt("capacity", capacity), opt("speed", speedJSON(m.Speed)),
+		opt("sweeps", measure.Map(s.Sweeps, func(sw analysis.SweepSummary) object { return sweepJSON(s, &sw) })),
+		opt("drift", driftJSON(&s.Drift))))
 }
 
 func partialJSON(r *results.Run, lines []string) []object {
@@ -182,9 +155,4 @@ func profileJSON(t *analysis.ProfileTable, i int) object {
 	return newObject(opt("libraries", v.Libraries), opt("functions", v.Functions), opt("samples", v.Samples),
 		opt("crypto_share", &v.CryptoShare), opt("offload_bound", measure.Opt(v.Bound, !math.IsInf(v.Bound, 1))),
 		opt("self_check", measure.Opt(v.Check, v.Check.Checked)), opt("pprof", v.Pprof))
-}
-
-// WriteSummaryJSON writes the SummaryJSON of m, indented.
-func WriteSummaryJSON(w io.Writer, m *analysis.Report) error {
-	return writeIndentedJSON(w, Summarize(m))
 }
