@@ -12,10 +12,7 @@ type Model struct {
 	Capacity float64 `json:"capacity"`
 }
 
-// CPU is the server's CPU-seconds per request at soft ratio r.
-func (m Model) CPU(r float64) float64 { return m.B + r*(m.A-m.B) }
-
-func (m Model) cpuBound(r float64) float64    { return float64(m.CPUs) * m.Beta / m.CPU(r) }
+func (m Model) cpuBound(r float64) float64    { return float64(m.CPUs) * m.Beta / (m.B + r*(m.A-m.B)) }
 func (m Model) deviceBound(r float64) float64 { return m.Capacity / (1 - r) }
 
 // Rate is the predicted rate T(r) in requests per second.
@@ -40,7 +37,7 @@ func (m Model) Best() (ratio, rate float64) {
 // Bound names what limits the rate.
 type Bound string
 
-// The bounds: the device at Capacity, the server's CPUs at CPU(r).
+// The bounds: the device at Capacity, the server's CPUs at b + r·(a−b) CPU-seconds per request.
 const (
 	BoundDevice Bound = "device"
 	BoundCPU    Bound = "cpu"

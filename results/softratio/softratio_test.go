@@ -15,7 +15,7 @@ func synth(m Model, ratios []float64, reps int, noise float64, rng *rand.Rand) [
 	var ws []Window
 	for _, r := range ratios {
 		for range reps {
-			t, c := m.Rate(r), m.CPU(r)
+			t, c := m.Rate(r), m.B+r*(m.A-m.B)
 			if noise > 0 {
 				t, c = t*(1+noise*rng.NormFloat64()), c*(1+noise*rng.NormFloat64())
 			}
