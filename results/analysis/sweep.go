@@ -371,11 +371,8 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 			})
 		}
 	}
-	sp := &SearchPrediction{Prediction: softRatio(&cp, analyzeReps(&cp))}
-	if sp.Prediction == nil {
-		p := softratio.Predict(softratio.Input{})
-		sp.Prediction = &p
-	}
+	pred := cmp.Or(softRatio(&cp, analyzeReps(&cp)), &softratio.Prediction{Status: softratio.TooFewRatios})
+	sp := &SearchPrediction{Prediction: pred}
 	p := readPlan(r.Plan) // its grid's soft ratios (%): the value nearest the best
 	if sp.Prediction.Status != softratio.OK || p.Search == nil || p.Search.Points != len(s.Values) ||
 		p.Search.First+p.Search.Points > len(p.Variants) {
