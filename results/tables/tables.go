@@ -22,8 +22,7 @@ import (
 func Comparison(m *analysis.Report, out measure.Output) Table {
 	cols := measure.VariantColumns(m, out)
 	t := Header(cols, "variant")
-	for i := range m.Summary.Variants {
-		x := measure.NewVariant(m, i)
+	for _, x := range measure.Variants(m) {
 		t.Add(Cells(cols, measure.Column.OfVariant, x, x.Name)...)
 	}
 	return t
@@ -33,8 +32,7 @@ func Comparison(m *analysis.Report, out measure.Output) Table {
 func Below(m *analysis.Report) Table {
 	var t Table
 	cols := measure.VariantColumns(m, measure.Below)
-	for i := range m.Summary.Variants {
-		x := measure.NewVariant(m, i)
+	for _, x := range measure.Variants(m) {
 		name := x.Name
 		for _, c := range cols {
 			if v := c.OfVariant(x); v.Kind != measure.None && c.Text(v) != format.Missing {
@@ -193,12 +191,9 @@ func Latencies(x *measure.Rep) Table {
 
 // VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
-	var xs []*measure.Variant
-	for i := range m.Run.Variants {
-		xs = append(xs, measure.NewVariant(m, i))
-	}
 	name := func(x *measure.Variant) []string { return []string{x.Name} }
-	return latencyTable(measure.Columns(m, measure.Latencies), measure.Column.OfVariant, xs, name, "variant", "timing")
+	cols := measure.Columns(m, measure.Latencies)
+	return latencyTable(cols, measure.Column.OfVariant, measure.Variants(m), name, "variant", "timing")
 }
 
 // latencyTable is head, then a column per member of cols' first family; after each of xs' lead, a row per
