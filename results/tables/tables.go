@@ -65,12 +65,11 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 // Probes has a row per variant and probe, a failed column only when one failed.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	t = Table{}.cols("variant", "probe", ">n", ">mean delta", ">per request", "failed")
-	failed := false
 	for i := range s.Variants {
 		for _, p := range s.Variants[i].Probes {
 			f, per := "", format.Missing
 			if p.Failed > 0 {
-				f, failed = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError)), true
+				f = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError))
 			}
 			if p.PerRequest != nil {
 				per = strconv.FormatFloat(*p.PerRequest, 'f', 3, 64)
@@ -79,7 +78,7 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 				per, f)
 		}
 	}
-	if !failed { // without the failed column
+	if !slices.ContainsFunc(t.Rows, func(r []string) bool { return r[5] != "" }) { // without the failed column
 		t.Header, t.Right = t.Header[:5], t.Right[:5]
 		t.Rows = measure.Map(t.Rows, func(r []string) []string { return r[:5] })
 	}
@@ -235,8 +234,7 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
-// SearchLines are the search's lines, then, with a point, its visits as "visit order: 1:50 2:25 …"
-// (visit number:value).
+// SearchLines are the search's lines, then, with a point, its visits: "visit order: 1:50 2:25 …" (number:value).
 func SearchLines(s *analysis.SearchSummary) []string {
 	lines := s.Lines().Strings()
 	if len(s.Points) == 0 {
