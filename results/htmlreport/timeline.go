@@ -16,6 +16,7 @@ import (
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -375,7 +376,8 @@ func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnos
 	for _, st := range stalls {
 		x0, x1 := c.x(st.Start.Seconds()), c.x(st.End.Seconds())
 		c.band("stall", x0, x1, 1, "", "fill", "none", "stroke", "#444", "stroke-dasharray", "3 2")
-		c.el("text", "stall", "stall: "+measure.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)",
+		c.el("text", "stall", "stall: "+notes.Span(st.Start.Seconds(), st.End.Seconds())+" at "+format.Rate(st.Rate)+
+			" req/s (median "+format.Rate(st.Median)+" req/s)",
 			"class", "stall-label", "x", (x0+x1)/2, "y", c.y0+12, "text-anchor", "middle", "fill", "#444")
 	}
 	if pts := rep.Timeline.Points; (c.x1-c.x0)/float64(len(pts)) >= minTipWidth {

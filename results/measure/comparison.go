@@ -227,12 +227,7 @@ func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) fun
 
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
-	m := runCell(key, label, false, func(x *Variant) string {
-		if x.S.Scheduled == 0 { // f reads the open loop's figures
-			return ""
-		}
-		return f(x.S)
-	})
+	m := runCell(key, label, false, func(x *Variant) string { return when(x.S.Scheduled > 0, f(x.S)) })
 	m.Sparse, m.Human = true, plain
 	return m
 }
@@ -290,11 +285,6 @@ func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
 }
 
-// softRatioModel is the model's rate at the variant's soft ratio.
-func softRatioModel(x *Variant) Value {
-	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
-	return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))
-}
 func isSearch(m *analysis.Report) bool    { return m.Search != nil }
 func isPredicted(m *analysis.Report) bool { return m.Search != nil && m.Search.Predicted != nil }
 func isCapacity(m *analysis.Report) bool  { return m.Capacities != nil }
@@ -314,8 +304,11 @@ func hasServerCPU(m *analysis.Report) bool {
 // answers: thresholds, searches, capacities and requests per server CPU-second.
 var answers = []Measure{
 	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML,
-		When:    func(m *analysis.Report) bool { return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK },
-		Variant: softRatioModel},
+		When: func(m *analysis.Report) bool { return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK },
+		Variant: func(x *Variant) Value { // the model's rate at the variant's soft ratio
+			pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
+			return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))
+		}},
 	{Key: "thresholds", Show: CSV, When: func(m *analysis.Report) bool { return len(m.Thresholds) > 0 },
 		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
 	{Key: "search_best", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {

@@ -96,6 +96,15 @@ func NewVariant(m *analysis.Report, i int) *Variant {
 	return &Variant{R: m, I: i, V: &m.Run.Variants[i], S: &m.Summary.Variants[i], Name: m.Run.Variants[i].Name}
 }
 
+// Variants are the contexts of every variant of m.
+func Variants(m *analysis.Report) []*Variant {
+	xs := make([]*Variant, len(m.Summary.Variants))
+	for i := range xs {
+		xs[i] = NewVariant(m, i)
+	}
+	return xs
+}
+
 // NewRep is the context of repetition j of variant i of m.
 func NewRep(m *analysis.Report, i, j int) *Rep {
 	v := &m.Run.Variants[i]
@@ -177,11 +186,7 @@ func RepColumns(m *analysis.Report, out Output) []Column {
 
 // VariantColumns are the columns of out's variant tables, in order, but the sparse ones none fills.
 func VariantColumns(m *analysis.Report, out Output) []Column {
-	var xs []*Variant
-	for i := range m.Summary.Variants {
-		xs = append(xs, NewVariant(m, i))
-	}
-	return variantColumns(Columns(m, out), xs)
+	return variantColumns(Columns(m, out), Variants(m))
 }
 
 // RunsColumns are the columns of the comparison of runs rr, likewise.
@@ -227,8 +232,7 @@ const (
 	Obj
 )
 
-// Value is one reading: a number of Digits decimals (Fixed; a count has none) or of ten significant
-// digits (General), a truth, words or a structure only JSON shows.
+// Value is one reading of its Kind: a number (Digits decimals, or General), a truth, words or a JSON-only object.
 type Value struct {
 	Kind   Kind
 	F      float64

@@ -110,11 +110,6 @@ func StallsCell(tl *diagnosis.Repetition) string {
 		return "none"
 	}
 	return strings.Join(Map(tl.Stalls, func(s diagnosis.Stall) string {
-		return StallSpan(s) + " at " + format.Rate(s.Rate) + " req/s"
+		return notes.Span(s.Start.Seconds(), s.End.Seconds()) + " at " + format.Rate(s.Rate) + " req/s"
 	}), ", ")
-}
-
-// StallSpan is a stall's seconds from the window's start: "3.0–5.0 s".
-func StallSpan(s diagnosis.Stall) string {
-	return fmt.Sprintf("%.1f–%.1f s", s.Start.Seconds(), s.End.Seconds())
 }

@@ -38,9 +38,6 @@ func Cells[X any](cols []measure.Column, of func(measure.Column, X) measure.Valu
 
 // Header is a table headed by names (see cols), then by cols' labels.
 func Header(cols []measure.Column, names ...string) Table {
-	t := Table{}.cols(names...)
-	for _, c := range cols {
-		t.Header, t.Right = append(t.Header, c.Label), append(t.Right, !c.Left)
-	}
-	return t
+	labels := measure.Map(cols, func(c measure.Column) string { return either(c.Left, "", ">") + c.Label })
+	return Table{}.cols(names...).cols(labels...)
 }

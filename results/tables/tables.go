@@ -22,8 +22,7 @@ import (
 func Comparison(m *analysis.Report, out measure.Output) Table {
 	cols := measure.VariantColumns(m, out)
 	t := Header(cols, "variant")
-	for i := range m.Summary.Variants {
-		x := measure.NewVariant(m, i)
+	for _, x := range measure.Variants(m) {
 		t.Add(Cells(cols, measure.Column.OfVariant, x, x.Name)...)
 	}
 	return t
@@ -33,8 +32,7 @@ func Comparison(m *analysis.Report, out measure.Output) Table {
 func Below(m *analysis.Report) Table {
 	var t Table
 	cols := measure.VariantColumns(m, measure.Below)
-	for i := range m.Summary.Variants {
-		x := measure.NewVariant(m, i)
+	for _, x := range measure.Variants(m) {
 		name := x.Name
 		for _, c := range cols {
 			if v := c.OfVariant(x); v.Kind != measure.None && c.Text(v) != format.Missing {
@@ -67,12 +65,11 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 // Probes has a row per variant and probe, a failed column only when one failed.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	t = Table{}.cols("variant", "probe", ">n", ">mean delta", ">per request", "failed")
-	failed := false
 	for i := range s.Variants {
 		for _, p := range s.Variants[i].Probes {
 			f, per := "", format.Missing
 			if p.Failed > 0 {
-				f, failed = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError)), true
+				f = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError))
 			}
 			if p.PerRequest != nil {
 				per = strconv.FormatFloat(*p.PerRequest, 'f', 3, 64)
@@ -81,7 +78,7 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 				per, f)
 		}
 	}
-	if !failed { // without the failed column
+	if !slices.ContainsFunc(t.Rows, func(r []string) bool { return r[5] != "" }) { // without the failed column
 		t.Header, t.Right = t.Header[:5], t.Right[:5]
 		t.Rows = measure.Map(t.Rows, func(r []string) []string { return r[:5] })
 	}
@@ -193,12 +190,9 @@ func Latencies(x *measure.Rep) Table {
 
 // VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
-	var xs []*measure.Variant
-	for i := range m.Run.Variants {
-		xs = append(xs, measure.NewVariant(m, i))
-	}
 	name := func(x *measure.Variant) []string { return []string{x.Name} }
-	return latencyTable(measure.Columns(m, measure.Latencies), measure.Column.OfVariant, xs, name, "variant", "timing")
+	cols := measure.Columns(m, measure.Latencies)
+	return latencyTable(cols, measure.Column.OfVariant, measure.Variants(m), name, "variant", "timing")
 }
 
 // latencyTable is head, then a column per member of cols' first family; after each of xs' lead, a row per
@@ -240,8 +234,7 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
-// SearchLines are the search's lines, then, with a point, its visits as "visit order: 1:50 2:25 …"
-// (visit number:value).
+// SearchLines are the search's lines, then, with a point, its visits: "visit order: 1:50 2:25 …" (number:value).
 func SearchLines(s *analysis.SearchSummary) []string {
 	lines := s.Lines().Strings()
 	if len(s.Points) == 0 {

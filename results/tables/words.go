@@ -260,13 +260,9 @@ func TCPWords(h *diagnosis.HostCounts) string {
 			grew = append(grew, name+" +"+format.Count(v))
 		}
 	}
-	s := h.Role() + ": " + cmp.Or(strings.Join(grew, ", "), "no counter grew")
-	sep := "; not available: "
-	for _, g := range gone {
-		s += sep + strings.Join(g.Names, ", ") + " (" + g.Why + ")"
-		sep = "; "
-	}
-	return s
+	na := measure.Map(gone, func(g diagnosis.Gone) string { return strings.Join(g.Names, ", ") + " (" + g.Why + ")" })
+	return h.Role() + ": " + cmp.Or(strings.Join(grew, ", "), "no counter grew") +
+		either(len(na) > 0, "; not available: "+strings.Join(na, "; "), "")
 }
 
 // HostOnlyLabel labels a host-only change in a report's banner.
