@@ -259,7 +259,6 @@ func (c *Counts) ErrorShare() float64 { return ratio(float64(c.Errors.Total()), 
 // MissedShare is Missed / Scheduled; 0 in a closed loop.
 func (c *Counts) MissedShare() float64 { return ratio(float64(c.Missed), float64(c.Scheduled)) }
 
-// ratio is n/d, 0 when d is not positive.
 func ratio(n, d float64) float64 {
 	if d <= 0 {
 		return 0

@@ -358,7 +358,6 @@ func (r *Rep) GroupTimeline(i int) []Interval {
 	return out
 }
 
-// someRead is s, or nil when no point was read.
 func someRead(s []*uint64) []*uint64 {
 	if !slices.ContainsFunc(s, func(p *uint64) bool { return p != nil }) {
 		return nil
