@@ -87,30 +87,27 @@ func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read run: %w", err)
 	}
-	if fi.IsDir() {
-		jp := filepath.Join(path, JournalFile)
-		if f, err := os.Open(jp); err == nil {
-			defer f.Close()
-			r, _, err := readJournal(f, false)
-			if err != nil {
-				return nil, fmt.Errorf("read run %s: %w", jp, err)
-			}
-			r.Variants = results.Measured(r.Variants)
-			if opts.Annotate != nil {
-				opts.Annotate(r) // as the journal's run.json has it
-			}
-			return r, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("read run: %w", err)
+	journal := fi.IsDir()
+	if journal {
+		path = filepath.Join(path, JournalFile)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			journal, path = false, filepath.Join(filepath.Dir(path), RunFile)
 		}
-		path = filepath.Join(path, RunFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read run: %w", err)
 	}
 	defer f.Close()
-	r, err := results.ReadRun(f)
+	var r *results.Run
+	if !journal {
+		r, err = results.ReadRun(f)
+	} else if r, _, err = readJournal(f, false); err == nil {
+		r.Variants = results.Measured(r.Variants)
+		if opts.Annotate != nil {
+			opts.Annotate(r) // as the journal's run.json has it
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read run %s: %w", path, err)
 	}
