@@ -16,7 +16,8 @@ const NotTheRun = "on this host, not attributable to the run"
 // OwnShare of a host's opens must be the run's connects for TIME_WAIT or resets to be the run's.
 const OwnShare = 0.5
 
-// HostOnly is a counter change the run does not show (another program's, say): in no threshold; Own: what it showed.
+// HostOnly is a counter change the run does not show (another program's listener moves the same
+// counters): in no threshold, though it reads as a diagnosis; Own says what the run showed.
 type HostOnly = Diagnosis
 
 // Line words a HostOnly: figure, NotTheRun, what the run showed.

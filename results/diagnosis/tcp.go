@@ -103,7 +103,8 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	return out
 }
 
-// on words names of h, "ListenOverflows +1,295, … on local (the server)", and lists those with a value.
+// on words h's counters, "ListenOverflows +1,295, … on local (the server)", those missing for one reason
+// sharing it, and lists those with a value.
 func on(h *HostCounts, names ...string) (string, []Counter) {
 	var parts []string
 	var cs []Counter
@@ -173,8 +174,9 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	return []Diagnosis{d}, ""
 }
 
-// counterRule fires on a host whose counters show it, its figure naming names(h). A perHost rule is the run's
-// where its connects are mostly the host's opens; the others give one over the hosts, the run's on a full queue.
+// counterRule fires on a host whose counters show it; names are the counters its figure names, says
+// returns the cause, consequence and fix. A perHost rule is the run's where its connects are mostly the
+// host's opens; the others give one diagnosis over the hosts, the run's where it shows a full queue.
 type counterRule struct {
 	perHost bool
 	fires   func(j *judge, h *HostCounts) bool

@@ -227,7 +227,12 @@ func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) fun
 
 // openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
-	m := runCell(key, label, false, func(x *Variant) string { return when(x.S.Scheduled > 0, f(x.S)) })
+	m := runCell(key, label, false, func(x *Variant) string {
+		if x.S.Scheduled == 0 { // f reads the open loop's figures
+			return ""
+		}
+		return f(x.S)
+	})
 	m.Sparse, m.Human = true, plain
 	return m
 }

@@ -232,7 +232,8 @@ const (
 	Obj
 )
 
-// Value is one reading of its Kind: a number (Digits decimals, or General), a truth, words or a JSON-only object.
+// Value is one reading: a number of Digits decimals (Fixed; a count has none) or of ten significant
+// digits (General), a truth, words or a structure only JSON shows.
 type Value struct {
 	Kind   Kind
 	F      float64

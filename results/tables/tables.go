@@ -234,7 +234,8 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
-// SearchLines are the search's lines, then, with a point, its visits: "visit order: 1:50 2:25 …" (number:value).
+// SearchLines are the search's lines, then, with a point, its visits as "visit order: 1:50 2:25 …"
+// (visit number:value).
 func SearchLines(s *analysis.SearchSummary) []string {
 	lines := s.Lines().Strings()
 	if len(s.Points) == 0 {
