@@ -75,7 +75,9 @@ func (s *ProfileSpec) CryptoSamples(p *ServerProfile) uint64 {
 }
 
 // ServerProfile is perf's samples of the server over one window by library, Go package, own
-// function and folded stack, most first; without a profile, Reason says why.
+// function and folded stack, most first; without a profile, Reason says why. Steal is the time
+// the hypervisor took from the host's CPUs while perf sampled: perf's cpu-clock counts it in
+// the server's time, the kernel's CPU seconds do not.
 type ServerProfile struct {
 	Reason     string            `json:"reason,omitempty"`
 	Host       string            `json:"host,omitempty"` // "local" or the ssh host
@@ -83,7 +85,8 @@ type ServerProfile struct {
 	Rate       int               `json:"rate_hz,omitempty"`
 	Seconds    float64           `json:"seconds,omitempty"` // sampling enabled
 	Samples    uint64            `json:"samples"`
-	CPUSeconds float64           `json:"cpu_seconds,omitempty"` // the kernel's, while sampling
+	CPUSeconds float64           `json:"cpu_seconds,omitempty"`   // the kernel's, while sampling
+	Steal      float64           `json:"steal_seconds,omitempty"` // the host's CPUs' (all), meanwhile
 	Libraries  []ProfileCount    `json:"libraries,omitempty"`
 	Packages   []ProfileFunction `json:"packages,omitempty"`
 	Functions  []ProfileFunction `json:"functions,omitempty"`

@@ -67,10 +67,10 @@ type Session struct {
 	perr    error
 	stderr  *tail
 	enabled time.Time
-	// hz is the host's CLK_TCK; ticks the server processes' CPU ticks read right after the
-	// enable's and the disable's acknowledgements.
+	// hz is the host's CLK_TCK; ticks the server processes' CPU ticks and the host's steal
+	// ticks, read right after the enable's and the disable's acknowledgements.
 	hz    float64
-	ticks [2]float64
+	ticks [2]ticks
 	once  sync.Once
 }
 
@@ -192,6 +192,22 @@ func (s *Session) errLines(ctx context.Context, timeout time.Duration, last stri
 	}
 }
 
+// ticks is one "enabled" or "disabled" line's figures, in the host's clock ticks.
+type ticks struct{ server, steal float64 }
+
+// parseTicks reads "TICKS STEAL"; a figure it cannot read is 0.
+func parseTicks(line string) ticks {
+	var t ticks
+	f := strings.Fields(line)
+	if len(f) > 0 {
+		t.server, _ = strconv.ParseFloat(f[0], 64)
+	}
+	if len(f) > 1 {
+		t.steal, _ = strconv.ParseFloat(f[1], 64)
+	}
+	return t
+}
+
 // none is the session's profile without samples, for reason.
 func (s *Session) none(reason string) *results.ServerProfile {
 	return Unavailable(s.host.Name(), s.pids, reason)
@@ -233,7 +249,7 @@ func (s *Session) Enable(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("enable perf: %w", err)
 	}
-	s.ticks[0], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
+	s.ticks[0] = parseTicks(ticks)
 	s.enabled = time.Now()
 	return nil
 }
@@ -255,7 +271,7 @@ func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
 		return s.failure(ctx, line, err)
 	}
 	seconds := time.Since(s.enabled).Seconds()
-	s.ticks[1], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
+	s.ticks[1] = parseTicks(ticks)
 	if perfErr, _, ok := s.errLines(ctx, scriptTimeout, "scripting"); !ok {
 		return s.none(Reason(perfErr, "")) // the script ended before perf script ran
 	}
@@ -268,8 +284,9 @@ func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
 		}
 		rec := s.prof.Record()
 		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = s.host.Name(), s.pids, Rate, seconds
-		if s.hz > 0 && s.ticks[1] >= s.ticks[0] {
-			rec.CPUSeconds = (s.ticks[1] - s.ticks[0]) / s.hz
+		if a, b := s.ticks[0], s.ticks[1]; s.hz > 0 && b.server >= a.server {
+			rec.CPUSeconds = (b.server - a.server) / s.hz
+			rec.Steal = max(b.steal-a.steal, 0) / s.hz
 		}
 		return &rec
 	case <-ctx.Done():
@@ -301,8 +318,9 @@ func (s *Session) Close() {
 
 // script is the shell script that runs perf record on pids for at most
 // limit, driven over stdin/stdout: it prints "attached HZ", then
-// "enabled TICKS" and "disabled TICKS" after the commands of those names
-// (TICKS: the processes' CPU time, /proc/PID/stat fields 14-17), then
+// "enabled TICKS STEAL" and "disabled TICKS STEAL" after the commands of
+// those names (TICKS: the processes' CPU time, /proc/PID/stat fields 14-17;
+// STEAL: the host's steal time, /proc/stat's eighth column), then
 // perf's error lines ("err …"), "scripting", "script" and perf script's
 // output. A perf that cannot run gives "unavailable REASON" or "failed
 // STATUS", its errors, "paranoid N" and "end". EOF on stdin stops perf.
@@ -338,8 +356,8 @@ fail() {
 	echo end; exit 0
 }
 quit() { kill -INT $p 2>/dev/null; wait $p; exit 0; }
-# ticks prints the processes' CPU ticks with shell builtins only (no
-# fork: it runs right after perf's acknowledgement).
+# ticks prints the processes' CPU ticks and the host's steal ticks with
+# shell builtins only (no fork: it runs right after perf's acknowledgement).
 rp=') '
 ticks() {
 	t=0
@@ -350,7 +368,10 @@ ticks() {
 		set -- ${l##*"$rp"}
 		t=$((t + ${12} + ${13} + ${14} + ${15}))
 	done
-	echo $t
+	l=""
+	{ read -r l </proc/stat; } 2>/dev/null
+	set -- $l 0 0 0 0 0 0 0 0 0
+	echo $t $9
 }
 echo ping >&3; read a <&4 || fail
 echo "attached $(getconf CLK_TCK 2>/dev/null || echo 100)"

@@ -79,11 +79,15 @@ func TestLocalNginxProfile(t *testing.T) {
 		}
 		all.Samples += c.Samples
 		all.Expected += c.Expected
+		all.Steal += c.Steal
 	}
 	// The self-check over the four windows together: each alone may hold
-	// a few /proc clock ticks only on a busy machine.
-	if ratio := float64(all.Samples) / all.Expected; math.Abs(ratio-1) > analysis.ProfileCheckTolerance {
-		t.Errorf("%d samples vs %.0f (server CPU-s × %d Hz): ratio %.3f, want within 10 %%", all.Samples, all.Expected, m.Profile.Rate, ratio)
+	// a few /proc clock ticks only on a busy machine. Samples may exceed
+	// the CPU seconds by the time the hypervisor stole (perf counts it).
+	got, tol, stolen := float64(all.Samples), analysis.ProfileCheckTolerance, all.Steal*float64(m.Profile.Rate)
+	if got < (1-tol)*all.Expected || got > (1+tol)*(all.Expected+stolen) {
+		t.Errorf("%d samples vs %.0f (server CPU-s × %d Hz) and %.0f stolen: ratio %.3f, want within 10 %%",
+			all.Samples, all.Expected, m.Profile.Rate, stolen, got/all.Expected)
 	}
 	// RSA-4096 spends more of its CPU in libcrypto than ECDSA P-256 on any
 	// x86 CPU: a private-key operation ten times dearer. (The masked

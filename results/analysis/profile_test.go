@@ -72,3 +72,35 @@ func TestProfileCheckDisagrees(t *testing.T) {
 		t.Errorf("all crypto: bound %v, want +Inf", v.Bound)
 	}
 }
+
+// TestProfileCheckSteal: CI's failure of stop 48, 340 samples against 0.55 server CPU-s × 499 Hz
+// (ratio 1.24), disagrees on a host that reports no steal and agrees, saying why, when the
+// hypervisor stole 0.15 CPU-s while perf sampled; steal excuses samples only up to itself, and
+// never a shortfall.
+func TestProfileCheckSteal(t *testing.T) {
+	check := func(samples uint64, cpu, steal float64) ProfileCheck {
+		p := &results.ServerProfile{Rate: 499, Samples: samples, CPUSeconds: cpu, Steal: steal,
+			Libraries: []results.ProfileCount{{Name: "libcrypto.so.3", Samples: samples}}}
+		r := &results.Run{Profile: &results.ProfileSpec{Rate: 499}, Variants: []results.Variant{{Name: "v",
+			Reps: []results.Rep{{ServerProfile: p}}}}}
+		return SummarizeProfile(r, nil).Variants[0].Check
+	}
+	for _, tt := range []struct {
+		name           string
+		samples        uint64
+		cpu, steal     float64
+		agrees, stolen bool
+	}{
+		{"no steal", 340, 0.55, 0, false, false},
+		{"steal covers it", 340, 0.55, 0.15, true, true},
+		{"steal too small", 340, 0.55, 0.02, false, false},
+		{"within 10 % anyway", 290, 0.55, 0.15, true, false},
+		{"short, whatever the steal", 230, 0.55, 0.15, false, false},
+	} {
+		c := check(tt.samples, tt.cpu, tt.steal)
+		if !c.Checked || c.Agrees != tt.agrees || c.Stolen != tt.stolen || c.Steal != tt.steal {
+			t.Errorf("%s: %d samples, %.2f CPU-s, %.2f stolen: check %+v; want agrees %v, stolen %v",
+				tt.name, tt.samples, tt.cpu, tt.steal, c, tt.agrees, tt.stolen)
+		}
+	}
+}

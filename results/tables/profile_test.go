@@ -53,3 +53,17 @@ func TestProfileCheckDisagrees(t *testing.T) {
 		t.Errorf("all crypto: bound cell %q, want ∞", c)
 	}
 }
+
+// TestProfileCheckStolenWords: samples 24 % over the server's CPU seconds × rate, within the time
+// the hypervisor stole, agree in words that name the steal, not perf or /proc.
+func TestProfileCheckStolenWords(t *testing.T) {
+	p := &results.ServerProfile{Rate: 499, Samples: 340, CPUSeconds: 0.55, Steal: 0.15,
+		Libraries: []results.ProfileCount{{Name: "libcrypto.so.3", Samples: 340}}}
+	r := &results.Run{Profile: &results.ProfileSpec{Rate: 499, Crypto: []string{"libcrypto"}},
+		Variants: []results.Variant{{Name: "v", Reps: []results.Rep{{ServerProfile: p}}}}}
+	want := "v: self-check: 340 samples vs 0.55 server CPU-s × 499 Hz = 274: ratio 1.24, agrees once the 0.15 CPU-s " +
+		"the hypervisor stole while sampling are counted (perf's clock counts them, /proc's CPU seconds do not)"
+	if lines := ProfileLines(analysis.SummarizeProfile(r, nil)); !slices.Contains(lines, want) {
+		t.Errorf("lines %q\nwant %q", lines, want)
+	}
+}

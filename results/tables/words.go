@@ -185,7 +185,8 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 			tol := analysis.ProfileCheckTolerance
 			out = append(out, v.Name+": self-check: "+notes.New(notes.ProfileCheck, "samples", c.Samples,
 				"cpu_seconds", c.CPUSeconds, "rate", t.Rate, "expected", c.Expected, "ratio", c.Ratio,
-				"agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= tol, "tolerance", tol).String())
+				"agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= tol, "tolerance", tol,
+				"stolen", c.Stolen, "steal", c.Steal).String())
 		}
 		out = append(out, v.Name+": pprof: "+v.Pprof)
 	}
