@@ -325,7 +325,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 		}
 		if len(a.cpus) > 0 && !a.unpinned {
 			var s float64
-			for _, v := range a.cpus {
+			for _, v := range slices.Sorted(maps.Values(a.cpus)) { // in one order: the same bits every time
 				s += v
 			}
 			cpuSeconds := a.p.Length.Seconds() * float64(len(a.cpus))
