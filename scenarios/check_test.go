@@ -78,6 +78,8 @@ func TestCheck(t *testing.T) {
 			"variants[1].start: empty (a plan with a server needs a start command for every variant)"},
 		{"speed", func(p *plans.Plan) { p.Variants[0].Speed[0].Timeout = 0 }, "variants[0].speed[0].timeout: must be positive, got 0s"},
 		{"baseline", func(p *plans.Plan) { p.Baseline = "c" }, `baseline: "c" names no variant`},
+		{"accelerator", func(p *plans.Plan) { p.Accelerator = &plans.Accelerator{Capacity: -1} },
+			"accelerator.capacity: -1, want a positive number of signatures per second"},
 		{"server", func(p *plans.Plan) { p.Server.Host, p.Server.Ready.Kind = "ssh://x", "udp" },
 			"server.host: \"ssh://x\", want local or the name of server.ssh\nserver.ready.kind: \"udp\", want tcp, tls or https"},
 		{"ready timeout", func(p *plans.Plan) { p.Server.Ready.Timeout = 48 * time.Hour },

@@ -210,6 +210,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	c.capacity(p)
 	p.Profile = c.profile()
 	p.Server = c.server(p.Target)
+	p.Accelerator = c.accelerator(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	if p.Server != nil && s.Server != nil {
 		switch {

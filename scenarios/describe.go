@@ -35,7 +35,7 @@ func Describe(w io.Writer, p *plans.Plan) {
 		src = " (" + p.Source + ")"
 	}
 	row("scenario", "%s%s", p.Name, src)
-	describeTarget(row, p.Target)
+	describeTarget(row, p.Target, p.Accelerator)
 	describeLoad(row, p)
 	tw.Flush()
 	describeGroups(w, p)
@@ -77,8 +77,8 @@ func Describe(w io.Writer, p *plans.Plan) {
 	tw.Flush()
 }
 
-// describeTarget writes the target, the request and the TLS settings.
-func describeTarget(row rowFunc, t plans.Target) {
+// describeTarget writes the target, the accelerator, the request and the TLS settings.
+func describeTarget(row rowFunc, t plans.Target, acc *plans.Accelerator) {
 	switch {
 	case t.Builtin != nil && t.Addr == "":
 		row("target", "built-in HTTPS server, %s certificate, on a free loopback port", t.Builtin.Cert)
@@ -89,6 +89,14 @@ func describeTarget(row rowFunc, t plans.Target) {
 	}
 	if t.Builtin != nil && t.Builtin.Accel != nil {
 		row("accelerator", "%s (env per variant: %s, %s)", accel.String(*t.Builtin.Accel), accel.RatioEnv, accel.SpecEnv)
+	}
+	switch a := acc; {
+	case a == nil:
+	case a.Speed == "":
+		row("accelerator", "device capacity %s signatures/s, for the soft-ratio prediction", numfmt.Num(a.Capacity, 1))
+	default:
+		row("accelerator", "device capacity %s signatures/s (%s, %s), for the soft-ratio prediction",
+			numfmt.Num(a.Capacity, 1), a.Speed, a.Figure)
 	}
 	head, body, _ := strings.Cut(string(t.Request), "\r\n\r\n")
 	lines := strings.Split(head, "\r\n")

@@ -36,6 +36,7 @@ type Scenario struct {
 	Metrics        *MetricsSpec      `yaml:"metrics"`
 	Quiet          *QuietSpec        `yaml:"quiet"`
 	Server         *ServerSpec       `yaml:"server"`
+	Accelerator    *AcceleratorSpec  `yaml:"accelerator"`
 	Variants       []VariantSpec     `yaml:"variants"`
 	Baseline       *string           `yaml:"baseline"`
 	Speed          []SpeedSpec       `yaml:"speed"`

@@ -94,7 +94,7 @@ func errString(err error) string {
 func TestSetErrors(t *testing.T) {
 	tests := []struct{ path, value, want string }{
 		{"load.duraton", "2s", `unknown key "duraton" in load (valid keys: connection, duration, warmup, timeout, interval, groups, layout, rate, capacity)`},
-		{"targt.url", "x", `unknown key "targt" at the top level (valid keys: version, name, vars, target, load, repeat, seed, equivalence, max_errors, exclude_flagged, order, cooldown, metrics, quiet, server, variants, baseline, speed, thresholds, ssh_options, binaries)`},
+		{"targt.url", "x", `unknown key "targt" at the top level (valid keys: version, name, vars, target, load, repeat, seed, equivalence, max_errors, exclude_flagged, order, cooldown, metrics, quiet, server, accelerator, variants, baseline, speed, thresholds, ssh_options, binaries)`},
 		{"target.tls.cipher", "x", `unknown key "cipher" in target.tls (valid keys: min_version, max_version, ciphers, curves, resumption, verify, ca, server_name)`},
 		{"load.groups[0].cpu", "1", `unknown key "cpu" in load.groups[0] (valid keys: cpus, threads, connections, rate, host)`},
 		{"load.duration", "abc", `load.duration: want a duration such as 500ms, 10s or 1m30s, got "abc"`},

@@ -288,11 +288,21 @@ func softRatio(r *results.Run, reps [][]RepReport) *softratio.Prediction {
 	if len(ratios) < 2 {
 		return nil
 	}
-	if b := readPlan(r.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
-		in.Capacity = b.Accel.Capacity
-	}
+	in.Capacity = deviceCapacity(readPlan(r.Plan))
 	p := softratio.Predict(in)
 	return &p
+}
+
+// deviceCapacity is D as the plan gives it: the built-in target's simulated device's, else the
+// accelerator section's; 0 when neither.
+func deviceCapacity(p planView) float64 {
+	switch {
+	case p.Target.Builtin != nil && p.Target.Builtin.Accel != nil:
+		return p.Target.Builtin.Accel.Capacity
+	case p.Accelerator != nil:
+		return p.Accelerator.Capacity
+	}
+	return 0
 }
 
 // planView is what the analysis reads of an encoded Plan (results imports no plans).
@@ -307,6 +317,9 @@ type planView struct {
 			} `json:"accel"`
 		} `json:"builtin"`
 	} `json:"target"`
+	Accelerator *struct {
+		Capacity float64 `json:"capacity"`
+	} `json:"accelerator"`
 	Variants []struct {
 		Env map[string]string `json:"env"`
 	} `json:"variants"`

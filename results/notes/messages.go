@@ -377,8 +377,8 @@ var messages = map[Code]string{
 	"soft:bad-capacity":   `no soft-ratio prediction: the given device capacity is not a positive number`,
 	"soft:bad-fit":        `no soft-ratio prediction: the fit gives no positive CPU per request`,
 	"soft:no-capacity": `no soft-ratio prediction: the device's capacity is unknown; it needs a window where ` +
-		`the device was the bottleneck (server CPUs not saturated, soft ratio below 100), or accelerator.capacity ` +
-		`in the scenario, or a speed file (kaeload speed on openssl speed -async_jobs output)`,
+		`the device was the bottleneck (server CPUs not saturated, soft ratio below 100), or the scenario's ` +
+		`accelerator: capacity (signatures/s) or speed (an openssl speed -async_jobs output)`,
 }
 
 // said holds messages parsed (in init: its funcs call say).

@@ -23,7 +23,7 @@ type Window struct {
 	OtherBound    bool    `json:"other_bound,omitempty"`
 }
 
-// Input is what Predict fits; Capacity is the device's ops/s from the scenario or a speed file (0: none).
+// Input is what Predict fits; Capacity is the device's ops/s from the scenario's accelerator (0: none).
 type Input struct {
 	Windows  []Window
 	Capacity float64

@@ -163,7 +163,7 @@ func TestNoCapacity(t *testing.T) {
 	}
 	p = Predict(Input{Windows: ws, Capacity: 5000})
 	if p.Status != OK || p.Model.Capacity != 5000 || !near(p.Ratio.Value, formula(Model{2e-3, 1e-3, 0.9, 4, 5000}), 1e-9) {
-		t.Errorf("with a speed file's D: status %s D %g r* %g", p.Status, p.Model.Capacity, p.Ratio.Value)
+		t.Errorf("with the scenario's D: status %s D %g r* %g", p.Status, p.Model.Capacity, p.Ratio.Value)
 	}
 }
 

@@ -47,8 +47,8 @@ func TestSoftRatioWordsWithout(t *testing.T) {
 	}
 	p := softratio.Prediction{Status: softratio.NoCapacity}
 	if got, want := softRatioWords(p), "no soft-ratio prediction: the device's capacity is unknown; it needs a window "+
-		"where the device was the bottleneck (server CPUs not saturated, soft ratio below 100), or accelerator.capacity in "+
-		"the scenario, or a speed file (kaeload speed on openssl speed -async_jobs output)"; got != want {
+		"where the device was the bottleneck (server CPUs not saturated, soft ratio below 100), or the scenario's "+
+		"accelerator: capacity (signatures/s) or speed (an openssl speed -async_jobs output)"; got != want {
 		t.Errorf("no capacity: %q", got)
 	}
 }

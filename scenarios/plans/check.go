@@ -265,6 +265,9 @@ func (p *Plan) Check() error {
 		k.problem("quiet.for", QuietBound.Problem(q.For))
 		k.problem("quiet.timeout", QuietBound.Problem(q.Timeout))
 	}
+	if a := p.Accelerator; a != nil && (!(a.Capacity > 0) || math.IsInf(a.Capacity, 0)) {
+		k.add("accelerator.capacity", "%v, want a positive number of signatures per second", a.Capacity)
+	}
 	k.variants(p)
 	k.search(p)
 	if s := p.Server; s != nil {

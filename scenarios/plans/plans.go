@@ -40,6 +40,8 @@ type Plan struct {
 	Quiet      *Quiet               `json:"quiet,omitempty"`
 	Thresholds []results.Threshold  `json:"thresholds,omitempty"` // scenario's, then the command line's
 	Profile    *results.ProfileSpec `json:"profile,omitempty"`
+	// Accelerator is the device's capacity for the soft-ratio prediction; nil when not given.
+	Accelerator *Accelerator `json:"accelerator,omitempty"`
 	// Warnings are Compile's non-fatal findings, located like errors.
 	Warnings   []string          `json:"warnings,omitempty"`
 	Hosts      []SSHHost         `json:"hosts,omitempty"` // ssh hosts used, in the order first named
@@ -65,6 +67,14 @@ type Target struct {
 type Builtin struct {
 	Cert  string `json:"cert"`            // one of BuiltinCerts
 	Accel *Accel `json:"accel,omitempty"` // a simulated accelerator behind its signatures
+}
+
+// Accelerator is the accelerator section: D, the device's signatures per second, as given or
+// read from an openssl speed output (Speed, as written; Figure, the label of the figure read).
+type Accelerator struct {
+	Capacity float64 `json:"capacity"`
+	Speed    string  `json:"speed,omitempty"`
+	Figure   string  `json:"figure,omitempty"`
 }
 
 // Accel is a simulated accelerator, resolved by package accel.
