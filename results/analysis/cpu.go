@@ -101,8 +101,8 @@ func RepGroupCPUs(r *results.Rep) []GroupCPU {
 		if k, ok := kaeloadShare(r, i); ok {
 			gc.Kaeload, gc.Own = k, true
 			if g.CPUs != "" {
-				if g.CPU.Seconds > 0 {
-					gc.Interrupts = min(g.CPU.IRQ/g.CPU.Seconds, 1) * gc.Busy
+				if g.CPU.Seconds > 0 { // a kernel without IRQ time accounting has them in the workers' time too
+					gc.Interrupts = min(min(g.CPU.IRQ/g.CPU.Seconds, 1)*gc.Busy, max(gc.Busy-k, 0))
 				}
 				gc.Others = max(gc.Busy-k-gc.Interrupts, 0)
 				if on, pids := serverOnGroup(r, g); pids != nil {

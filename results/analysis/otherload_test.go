@@ -37,6 +37,20 @@ func TestGroupCPUs(t *testing.T) {
 				return g
 			}()},
 			[]float64{0.87}, []int{0}, nil, true, 0.04},
+		{"interrupts already in the workers' time count once: 97 %, not 108 %",
+			[]results.Group{func() results.Group {
+				g := loopGroup(0, "1", []int{1}, []float64{2.91}, 2.85)
+				g.CPU.IRQ = 0.39 // 13 % of 3 s, which the workers' 95 % holds too (no IRQ time accounting)
+				return g
+			}()},
+			[]float64{0.95}, []int{0}, nil, true, 0},
+		{"double-counted interrupts do not make 85 % busy CPUs client-bound",
+			[]results.Group{func() results.Group {
+				g := loopGroup(0, "1", []int{1}, []float64{2.55}, 2.4)
+				g.CPU.IRQ = 0.38
+				return g
+			}()},
+			[]float64{0.8}, nil, nil, true, 0},
 		{"recorded before workers measured themselves: the CPUs' busy time",
 			[]results.Group{loopGroup(0, "1", []int{1}, []float64{2.85}, -1)},
 			[]float64{0.95}, []int{0}, nil, false, 0},
@@ -88,6 +102,11 @@ func TestGroupCPUs(t *testing.T) {
 	irq.CPU.IRQ = 0.18
 	irqRep := results.NewRep(0, []results.Group{irq})
 	if got, want := AnalyzeRep(&irqRep).ClientBound.String(), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
+		t.Errorf("clientBoundLine =\n%q\nwant\n%q", got, want)
+	}
+	irq.CPU.IRQ, irq.Process.Busy = 0.39, 0.95
+	irqRep = results.NewRep(0, []results.Group{irq})
+	if got, want := AnalyzeRep(&irqRep).ClientBound.String(), "CLIENT-BOUND: kaeload used 97 % of group 0 (CPUs 1) (its workers 95 %, interrupts 2 %): this figure measures kaeload, not the server"; got != want {
 		t.Errorf("clientBoundLine =\n%q\nwant\n%q", got, want)
 	}
 	// Groups on two hosts do not share CPUs, whatever their numbers.
