@@ -108,7 +108,10 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
 		// What was measured shows even when the run failed; with a
-		// machine-readable format on stdout, the text goes to stderr.
+		// machine-readable format on stdout, the text goes to stderr. The
+		// run's warnings are annotated as run.json has them (missed starts
+		// among them), so that what is printed is what report prints.
+		analysis.Annotate(r)
 		m = analysis.Analyze(r)
 		if f.format != "text" {
 			runErr = errors.Join(runErr, render.WriteText(s.err, m))
