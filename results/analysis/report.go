@@ -438,7 +438,11 @@ func infoDiff(a, b *results.Run, name string) []notes.Note {
 const maxDiffs = 12 // differences listed per pair of runs
 
 // durationKeys are the plan's time.Duration JSON keys (results/ may not import plans).
-var durationKeys = map[string]bool{"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true, "for": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true, "soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true}
+var durationKeys = map[string]bool{
+	"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true,
+	"for": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true,
+	"soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true,
+}
 
 // jsonDiff lists the fields where JSON a and b differ: "load.groups[0].connections: 200 → 50".
 func jsonDiff(prefix string, a, b json.RawMessage) []string {
