@@ -75,9 +75,8 @@ func (s *ProfileSpec) CryptoSamples(p *ServerProfile) uint64 {
 }
 
 // ServerProfile is perf's samples of the server over one window by library, Go package, own
-// function and folded stack, most first; without a profile, Reason says why. Steal is the time
-// the hypervisor took from the host's CPUs while perf sampled: perf's cpu-clock counts it in
-// the server's time, the kernel's CPU seconds do not.
+// function and folded stack, most first; without a profile, Reason says why. Steal is in perf's
+// cpu-clock (the hypervisor ran something else while the server held a CPU), not in CPUSeconds.
 type ServerProfile struct {
 	Reason     string            `json:"reason,omitempty"`
 	Host       string            `json:"host,omitempty"` // "local" or the ssh host

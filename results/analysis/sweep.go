@@ -305,27 +305,18 @@ func deviceCapacity(p planView) float64 {
 	return 0
 }
 
-// planView is what the analysis reads of an encoded Plan (results imports no plans).
+// planView is what the analysis reads of an encoded Plan (results imports no plans); json matches a
+// key to a field's name in any case, so only max_version needs its tag.
 type planView struct {
 	Target struct {
 		TLS *struct {
 			MaxVersion uint16 `json:"max_version"`
-		} `json:"tls"`
-		Builtin *struct {
-			Accel *struct {
-				Capacity float64 `json:"capacity"`
-			} `json:"accel"`
-		} `json:"builtin"`
-	} `json:"target"`
-	Accelerator *struct {
-		Capacity float64 `json:"capacity"`
-	} `json:"accelerator"`
-	Variants []struct {
-		Env map[string]string `json:"env"`
-	} `json:"variants"`
-	Search *struct {
-		First, Points int
-	} `json:"search"`
+		}
+		Builtin *struct{ Accel *struct{ Capacity float64 } }
+	}
+	Accelerator *struct{ Capacity float64 }
+	Variants    []struct{ Env map[string]string }
+	Search      *struct{ First, Points int }
 }
 
 func readPlan(raw json.RawMessage) (p planView) {
