@@ -75,8 +75,8 @@ func (s *ProfileSpec) CryptoSamples(p *ServerProfile) uint64 {
 }
 
 // ServerProfile is perf's samples of the server over one window by library, Go package, own
-// function and folded stack, most first; without a profile, Reason says why. Steal is in perf's
-// cpu-clock (the hypervisor ran something else while the server held a CPU), not in CPUSeconds.
+// function and folded stack, most first; without a profile, Reason says why. Steal, time the
+// hypervisor took while the server held a CPU, is in perf's cpu-clock but not in CPUSeconds.
 type ServerProfile struct {
 	Reason     string            `json:"reason,omitempty"`
 	Host       string            `json:"host,omitempty"` // "local" or the ssh host
@@ -85,7 +85,7 @@ type ServerProfile struct {
 	Seconds    float64           `json:"seconds,omitempty"` // sampling enabled
 	Samples    uint64            `json:"samples"`
 	CPUSeconds float64           `json:"cpu_seconds,omitempty"`   // the kernel's, while sampling
-	Steal      float64           `json:"steal_seconds,omitempty"` // the host's CPUs' (all), meanwhile
+	Steal      float64           `json:"steal_seconds,omitempty"` // the host's, by the server's part of its busy time
 	Libraries  []ProfileCount    `json:"libraries,omitempty"`
 	Packages   []ProfileFunction `json:"packages,omitempty"`
 	Functions  []ProfileFunction `json:"functions,omitempty"`

@@ -28,6 +28,8 @@ func (c *compiler) accelerator(t plans.Target) *plans.Accelerator {
 		c.errorf("accelerator", "the built-in target's simulated device has its capacity in target.builtin.accel: "+
 			"leave accelerator out")
 		return nil
+	case c.leftOut("accelerator.capacity") || c.leftOut("accelerator.speed"): // its error is said
+		return nil
 	case (as.Capacity == nil) == (as.Speed == nil):
 		c.errorf("accelerator", "give one of capacity (the device's signatures per second) and speed (the "+
 			"openssl speed output that measured them)")
@@ -61,6 +63,9 @@ func (c *compiler) accelerator(t plans.Target) *plans.Accelerator {
 	case len(signs) == 0:
 		c.errorf("accelerator.speed", "%s has no signing figure (want the output of openssl speed -elapsed "+
 			"-async_jobs N -multi N rsa2048, with the engine)", a.Speed)
+	case !(signs[0].Value > 0) && len(signs) == 1:
+		c.errorf("accelerator.speed", "%s: its %s figure is %v, not a positive number of signatures per second",
+			a.Speed, signs[0].Label(), signs[0].Value)
 	case len(signs) > 1:
 		labels := make([]string, len(signs))
 		for i, r := range signs {

@@ -27,6 +27,7 @@ variants:
   - name: w-{x}-{y}
     sweep: {x: [1, two, "3"], y: {from: 1, to: 2, step: 1}}
 target: {url: "https://127.0.0.1:1/", headers: {B: "1", A: "yes"}}
+accelerator: {capacity: 120340.5}
 `
 	for _, f := range files {
 		s, err := LoadFile(f)

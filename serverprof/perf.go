@@ -67,8 +67,8 @@ type Session struct {
 	perr    error
 	stderr  *tail
 	enabled time.Time
-	// hz is the host's CLK_TCK; ticks the server processes' CPU ticks and the host's steal
-	// ticks, read right after the enable's and the disable's acknowledgements.
+	// hz is the host's CLK_TCK; ticks the server processes' CPU ticks and the host's, read
+	// right after the enable's and the disable's acknowledgements.
 	hz    float64
 	ticks [2]ticks
 	once  sync.Once
@@ -192,20 +192,29 @@ func (s *Session) errLines(ctx context.Context, timeout time.Duration, last stri
 	}
 }
 
-// ticks is one "enabled" or "disabled" line's figures, in the host's clock ticks.
-type ticks struct{ server, steal float64 }
+// ticks is one "enabled" or "disabled" line's figures, in the host's clock ticks: the server's
+// CPU time, and the host's (all CPUs) steal and busy time, 0 where /proc/stat was unreadable.
+type ticks struct{ server, steal, busy float64 }
 
-// parseTicks reads "TICKS STEAL"; a figure it cannot read is 0.
+// parseTicks reads "TICKS STEAL BUSY"; a figure it cannot read is 0.
 func parseTicks(line string) ticks {
-	var t ticks
-	f := strings.Fields(line)
-	if len(f) > 0 {
-		t.server, _ = strconv.ParseFloat(f[0], 64)
+	f, v := strings.Fields(line), [3]float64{}
+	for i := range min(len(f), 3) {
+		v[i], _ = strconv.ParseFloat(f[i], 64)
 	}
-	if len(f) > 1 {
-		t.steal, _ = strconv.ParseFloat(f[1], 64)
+	return ticks{server: v[0], steal: v[1], busy: v[2]}
+}
+
+// stolen estimates the server's share of the time the hypervisor stole from the host's CPUs
+// between a and b, in ticks: the host's steal in proportion to the server's part of the host's
+// busy time (steal befalls a vCPU only while it has work). Unknown (an edge without /proc/stat,
+// no busy time): 0.
+func stolen(a, b ticks) float64 {
+	busy, server := b.busy-a.busy, b.server-a.server
+	if a.busy <= 0 || b.busy <= 0 || busy <= 0 || server <= 0 {
+		return 0
 	}
-	return t
+	return max(b.steal-a.steal, 0) * min(server/busy, 1)
 }
 
 // none is the session's profile without samples, for reason.
@@ -286,7 +295,7 @@ func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
 		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = s.host.Name(), s.pids, Rate, seconds
 		if a, b := s.ticks[0], s.ticks[1]; s.hz > 0 && b.server >= a.server {
 			rec.CPUSeconds = (b.server - a.server) / s.hz
-			rec.Steal = max(b.steal-a.steal, 0) / s.hz
+			rec.Steal = stolen(a, b) / s.hz
 		}
 		return &rec
 	case <-ctx.Done():
@@ -320,7 +329,8 @@ func (s *Session) Close() {
 // limit, driven over stdin/stdout: it prints "attached HZ", then
 // "enabled TICKS STEAL" and "disabled TICKS STEAL" after the commands of
 // those names (TICKS: the processes' CPU time, /proc/PID/stat fields 14-17;
-// STEAL: the host's steal time, /proc/stat's eighth column), then
+// STEAL and BUSY: the host's steal time, the eighth figure of /proc/stat's
+// cpu line, and its busy time, the first three and the sixth and seventh), then
 // perf's error lines ("err …"), "scripting", "script" and perf script's
 // output. A perf that cannot run gives "unavailable REASON" or "failed
 // STATUS", its errors, "paranoid N" and "end". EOF on stdin stops perf.
@@ -356,8 +366,9 @@ fail() {
 	echo end; exit 0
 }
 quit() { kill -INT $p 2>/dev/null; wait $p; exit 0; }
-# ticks prints the processes' CPU ticks and the host's steal ticks with
-# shell builtins only (no fork: it runs right after perf's acknowledgement).
+# ticks prints the processes' CPU ticks, the host's steal and busy ticks
+# (user nice system irq softirq) with shell builtins only (no exec: it runs
+# right after perf's acknowledgement).
 rp=') '
 ticks() {
 	t=0
@@ -371,7 +382,7 @@ ticks() {
 	l=""
 	{ read -r l </proc/stat; } 2>/dev/null
 	set -- $l 0 0 0 0 0 0 0 0 0
-	echo $t $9
+	echo $t $9 $(($2 + $3 + $4 + $7 + $8))
 }
 echo ping >&3; read a <&4 || fail
 echo "attached $(getconf CLK_TCK 2>/dev/null || echo 100)"

@@ -14,7 +14,6 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
-	"github.com/shirou/gopsutil/v4/cpu"
 )
 
 // needPerf skips without perf, except under CI=true, where it is a
@@ -50,9 +49,10 @@ func handshakes(t *testing.T, addr string, root int, before cpustat.TreeSample, 
 // TestSessionNginx profiles a real nginx doing full RSA-2048 handshakes:
 // perf attaches before sampling is enabled, the samples while enabled
 // agree with the nginx tree's CPU seconds × Rate within 10 % (the
-// self-check the reports print), above it by at most the time the
-// hypervisor stole meanwhile (CI's VM once read 1.24 so), and libcrypto
-// is among the libraries.
+// self-check the reports print), or above it by at most the server's part
+// of what the hypervisor stole meanwhile (CI's VM once read 1.24), and
+// libcrypto is among the libraries. Stolen time the estimate cannot place
+// on nginx skips the test as the machine's load, in the form CI counts.
 func TestSessionNginx(t *testing.T) {
 	needPerf(t)
 	ng := nginxtest.Start(t, nginxtest.Config{})
@@ -66,7 +66,7 @@ func TestSessionNginx(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	steal0 := stealSeconds(t)
+	steal0 := testkit.HostSteal(t)
 	s, why := Start(ctx, Local(), tree.PIDs, 30*time.Second)
 	if s == nil {
 		t.Fatalf("no session: %+v", why)
@@ -88,18 +88,26 @@ func TestSessionNginx(t *testing.T) {
 	if !p.Available() {
 		t.Fatalf("no profile: %s", p.Reason)
 	}
-	stolen := stealSeconds(t) - steal0
+	hostStolen := testkit.HostSteal(t) - steal0
 	cpu := a.Usage(b, 0).Seconds
 	ratio := float64(p.Samples) / (cpu * Rate)
 	t.Logf("%d samples over %.3f s enabled; nginx used %.3f CPU-s: %.3f of CPU-s × %d Hz; %.2f s stolen; libraries %+v",
 		p.Samples, p.Seconds, cpu, ratio, Rate, p.Steal, p.Libraries)
-	if lo, hi := 0.9*cpu*Rate, 1.1*(cpu+p.Steal)*Rate; float64(p.Samples) < lo || float64(p.Samples) > hi {
+	// The reports' rule: within 10 %, or above by at most the server's
+	// estimated part of the host's steal (and 10 %).
+	lo, hi := 0.9*cpu*Rate, (1.1*cpu+p.Steal)*Rate
+	switch n := float64(p.Samples); {
+	case n >= lo && n <= hi:
+	case n > hi && hostStolen > 0.05:
+		testkit.SkipBusy(t, "samples %d over %.3f CPU-s (%.2f stolen, as estimated) × %d Hz: ratio %.3f, while the host "+
+			"lost %.2f CPU-s to its hypervisor", p.Samples, cpu, p.Steal, Rate, ratio, hostStolen)
+	default:
 		t.Errorf("samples %d vs %.3f CPU-s (%.2f more stolen) × %d Hz: ratio %.3f, want %.0f to %.0f",
 			p.Samples, cpu, p.Steal, Rate, ratio, lo, hi)
 	}
-	// The script's steal is the host's over a part of this test's span.
-	if p.Steal < 0 || p.Steal > stolen+0.02 {
-		t.Errorf("profile's steal %.2f s, want 0 to the %.2f s /proc/stat counted around the session", p.Steal, stolen)
+	// The script's steal is a part of the host's over a part of this test's span.
+	if p.Steal < 0 || p.Steal > hostStolen+0.02 {
+		t.Errorf("profile's steal %.2f s, want 0 to the %.2f s /proc/stat counted around the session", p.Steal, hostStolen)
 	}
 	// The CPU seconds the script read on the host while sampling was
 	// on: the same interval, the same accounting.
@@ -113,16 +121,6 @@ func TestSessionNginx(t *testing.T) {
 	if !found || p.Host != "local" || p.Rate != Rate || len(p.PIDs) == 0 {
 		t.Errorf("profile %+v: want libcrypto among the libraries, host local, rate %d, the PIDs", p, Rate)
 	}
-}
-
-// stealSeconds is the time the hypervisor has stolen from this machine's CPUs since boot.
-func stealSeconds(t *testing.T) float64 {
-	t.Helper()
-	all, err := cpu.Times(false)
-	if err != nil || len(all) != 1 {
-		t.Fatalf("CPU times: %v (%d rows)", err, len(all))
-	}
-	return all[0].Steal
 }
 
 // TestSessionUnavailable: no perf on PATH, PIDs that do not exist, and
@@ -166,20 +164,22 @@ func TestSessionUnavailable(t *testing.T) {
 
 // TestTicksSteal runs the script's ticks function on a /proc/stat of its
 // own: STEAL is the eighth figure of the "cpu" line (user nice system idle
-// iowait irq softirq steal), and 0 where /proc/stat cannot be read.
+// iowait irq softirq steal), BUSY user + nice + system + irq + softirq,
+// and both 0 where /proc/stat cannot be read; stolen gives the server its
+// part of the host's steal by its part of the host's busy time.
 func TestTicksSteal(t *testing.T) {
 	text := script(nil, time.Second)
 	start := strings.Index(text, "rp=')")
-	end := strings.Index(text[start:], "\n}\n")
-	if start < 0 || end < 0 {
+	if start < 0 || !strings.Contains(text[start:], "\n}\n") {
 		t.Fatalf("no ticks function in the script:\n%s", text)
 	}
+	end := start + strings.Index(text[start:], "\n}\n") + 3
 	fake := filepath.Join(t.TempDir(), "stat")
-	fn := strings.ReplaceAll(text[start:start+end+3], "/proc/stat", fake)
+	fn := strings.ReplaceAll(text[start:end], "/proc/stat", fake)
 	for _, tt := range []struct{ stat, want string }{
-		{"cpu  2271 0 1264 11598 242 0 25 77 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n", "0 77"},
-		{"cpu  2271 0 1264 11598 242 0 25\n", "0 0"}, // a kernel without the column
-		{"", "0 0"},
+		{"cpu  2271 0 1264 11598 242 3 25 77 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n", "0 77 3563"},
+		{"cpu  2271 0 1264 11598 242 0 25\n", "0 0 3560"}, // a kernel without the column
+		{"", "0 0 0"},
 	} {
 		if err := os.WriteFile(fake, []byte(tt.stat), 0o644); err != nil {
 			t.Fatal(err)
@@ -192,10 +192,18 @@ func TestTicksSteal(t *testing.T) {
 	if err := os.Remove(fake); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("sh", "-c", fn+"ticks").Output(); err != nil || strings.TrimSpace(string(out)) != "0 0" {
-		t.Errorf("no /proc/stat: ticks printed %q (%v), want \"0 0\"", out, err)
+	if out, err := exec.Command("sh", "-c", fn+"ticks").Output(); err != nil || strings.TrimSpace(string(out)) != "0 0 0" {
+		t.Errorf("no /proc/stat: ticks printed %q (%v), want \"0 0 0\"", out, err)
 	}
-	if got := parseTicks(" 120 7\n"); got != (ticks{server: 120, steal: 7}) {
-		t.Errorf("parseTicks: %+v", got)
+	a, b := parseTicks(" 120 7 1000\n"), parseTicks("170 27 1200")
+	if a != (ticks{server: 120, steal: 7, busy: 1000}) {
+		t.Errorf("parseTicks: %+v", a)
+	}
+	// The server did 50 of the host's 200 busy ticks: a quarter of the 20 stolen.
+	if got := stolen(a, b); got != 5 {
+		t.Errorf("stolen %v, want 5", got)
+	}
+	if got := stolen(ticks{server: 120, steal: 0, busy: 0}, b); got != 0 {
+		t.Errorf("stolen with an unread edge %v, want 0 (unknown)", got)
 	}
 }

@@ -170,7 +170,9 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	var allowed string
 	watched := make(chan struct{})
 	go func() { pid, allowed = watchWorker(log, 1, done); close(watched) }()
+	steal := testkit.HostSteal(t)
 	r, err := runner.Run(context.Background(), plan, workerOptions(log))
+	steal = testkit.HostSteal(t) - steal
 	close(done)
 	<-watched
 	if err != nil {
@@ -252,7 +254,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	}
 	checkRemoteTCP(t, rep, sshd.URL, ns != nil)
 	if profiled {
-		checkRemoteProfile(t, r, sshd.URL)
+		checkRemoteProfile(t, r, sshd.URL, steal)
 	}
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }

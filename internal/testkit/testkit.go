@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/kaeload/kaeload/results"
@@ -60,6 +61,19 @@ const BusySkips = "KAELOAD_BUSY_SKIPS"
 // Counting tests (SameResponses) never call it.
 func SkipBusy(t testing.TB, format string, args ...any) {
 	t.Helper()
+	t.Skip(busy(t, format, args...))
+}
+
+// WaiveBusy is SkipBusy for one check of a test that goes on with its
+// others: the waived check is logged, and counted as a skip.
+func WaiveBusy(t testing.TB, format string, args ...any) {
+	t.Helper()
+	t.Log(busy(t, format, args...))
+}
+
+// busy counts a busy-machine skip in $KAELOAD_BUSY_SKIPS and returns its line.
+func busy(t testing.TB, format string, args ...any) string {
+	t.Helper()
 	msg := "BUSY-SKIP: " + t.Name() + ": " + fmt.Sprintf(format, args...)
 	if path := os.Getenv(BusySkips); path != "" {
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -71,7 +85,19 @@ func SkipBusy(t testing.TB, format string, args ...any) {
 			t.Fatalf("%s: %v", BusySkips, err)
 		}
 	}
-	t.Skip(msg)
+	return msg
+}
+
+// HostSteal is the time the hypervisor has stolen from this machine's CPUs
+// since boot, in seconds: perf's cpu-clock counts it, the kernel's CPU
+// seconds do not, and the reports can only estimate the server's part.
+func HostSteal(t testing.TB) float64 {
+	t.Helper()
+	all, err := cpu.Times(false)
+	if err != nil || len(all) != 1 {
+		t.Fatalf("CPU times: %v (%d rows)", err, len(all))
+	}
+	return all[0].Steal
 }
 
 // NeedCommand returns the path of command name, on PATH or at one of paths,

@@ -195,10 +195,12 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	}
 	capacity := window * float64(len(cpus))
 	u.Measured, u.Busy = true, s.Busy.Busy
-	u.Interrupts, u.Kaeload = min(s.Busy.IRQ/capacity, 1), min(kaeload/capacity, 1)
+	u.Kaeload = min(kaeload/capacity, 1)
 	if c := r.ServerCPU; c != nil {
 		u.Server, u.HasServer = min(c.Seconds/capacity, 1), true
 	}
+	// Interrupts are once in the processes' time too where the kernel does not account them apart.
+	u.Interrupts = min(s.Busy.IRQ/capacity, 1, max(u.Busy-u.Server-u.Kaeload, 0))
 	u.Others = max(u.Busy-u.Server-u.Kaeload-u.Interrupts, 0)
 	u.OtherLoad = u.HasServer && u.Others >= results.ServerOtherLoadShare
 	return u, true

@@ -70,7 +70,7 @@ type ProfileCheck struct {
 	Ratio                float64 `json:"ratio"`
 	Agrees               bool    `json:"agrees"`
 	Steal                float64 `json:"steal_seconds,omitempty"`
-	Stolen               bool    `json:"-"`
+	Stolen               bool    `json:"stolen,omitempty"`
 }
 
 // Available reports whether the variant has a profile.

@@ -106,7 +106,9 @@ func TestGroupCPUs(t *testing.T) {
 	}
 	irq.CPU.IRQ, irq.Process.Busy = 0.39, 0.95
 	irqRep = results.NewRep(0, []results.Group{irq})
-	if got, want := AnalyzeRep(&irqRep).ClientBound.String(), "CLIENT-BOUND: kaeload used 97 % of group 0 (CPUs 1) (its workers 95 %, interrupts 2 %): this figure measures kaeload, not the server"; got != want {
+	want := "CLIENT-BOUND: kaeload used 97 % of group 0 (CPUs 1) (its workers 95 %, interrupts 2 %): " +
+		"this figure measures kaeload, not the server"
+	if got := AnalyzeRep(&irqRep).ClientBound.String(); got != want {
 		t.Errorf("clientBoundLine =\n%q\nwant\n%q", got, want)
 	}
 	// Groups on two hosts do not share CPUs, whatever their numbers.

@@ -85,6 +85,14 @@ func TestServerCPUsVerdicts(t *testing.T) {
 			t.Errorf("%s %.4f, want %.4f", f.name, f.got, f.want)
 		}
 	}
+	// Interrupts already inside the server's time (no IRQ time accounting)
+	// count as what the busy time leaves: 0.57 − 0.55 − 0.01 of their 0.06.
+	loop, cpus := r.Variants[1].Reps[0], *r.Variants[1].Reps[0].ServerCPUs
+	cpus.Busy = &results.CPUUsage{Seconds: 1.14, Busy: 0.57, IRQ: 0.12}
+	loop.ServerCPUs = &cpus
+	if u, _ := RepServerCPUUse(&loop); math.Abs(u.Interrupts-0.01) > 1e-9 || u.Others != 0 {
+		t.Errorf("interrupts %.4f, others %.4f of a CPU 57 %% busy; want 0.01, 0", u.Interrupts, u.Others)
+	}
 	// The shared repetition: kaeload's worker on CPU 0 counts as
 	// kaeload's, the server as the server's; nothing is left for others,
 	// and the client group leaves nginx out of its busiest.

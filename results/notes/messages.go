@@ -251,9 +251,9 @@ var (
 		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
 		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+
 		`server's processes){{else if .stolen}}agrees once the {{printf "%.2f" .steal}} CPU-s the `+
-		`hypervisor stole while sampling are counted (perf's clock counts them, /proc's CPU seconds do `+
-		`not){{else if not .close}}agrees within /proc's resolution (two clock ticks per window){{else}}`+
-		`agrees within {{pct .tolerance}} %{{end}}`)
+		`hypervisor stole from the server while sampling are counted (perf's clock counts them, /proc's CPU `+
+		`seconds do not){{else if not .close}}agrees within /proc's resolution (two clock ticks per window)`+
+		`{{else}}agrees within {{pct .tolerance}} %{{end}}`)
 	ProfileOn = code("profile_on", `profiling was on: perf record -e cpu-clock -F {{.rate}} -g on the `+
 		`server's processes in every window (crypto: {{join .crypto ", "}}); perf itself takes some of the `+
 		`server's CPU (bench/profile-overhead.sh measures how much)`)

@@ -62,7 +62,7 @@ func TestProfileCheckStolenWords(t *testing.T) {
 	r := &results.Run{Profile: &results.ProfileSpec{Rate: 499, Crypto: []string{"libcrypto"}},
 		Variants: []results.Variant{{Name: "v", Reps: []results.Rep{{ServerProfile: p}}}}}
 	want := "v: self-check: 340 samples vs 0.55 server CPU-s × 499 Hz = 274: ratio 1.24, agrees once the 0.15 CPU-s " +
-		"the hypervisor stole while sampling are counted (perf's clock counts them, /proc's CPU seconds do not)"
+		"the hypervisor stole from the server while sampling are counted (perf's clock counts them, /proc's CPU seconds do not)"
 	if lines := ProfileLines(analysis.SummarizeProfile(r, nil)); !slices.Contains(lines, want) {
 		t.Errorf("lines %q\nwant %q", lines, want)
 	}
