@@ -71,6 +71,7 @@ type ProfileCheck struct {
 	Agrees               bool    `json:"agrees"`
 	Steal                float64 `json:"steal_seconds,omitempty"`
 	Stolen               bool    `json:"stolen,omitempty"`
+	Close                bool    `json:"-"` // within the tolerance, not only within /proc's resolution
 }
 
 // Available reports whether the variant has a profile.
@@ -187,7 +188,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		slack, n := max(ProfileCheckTolerance*c.Expected, ticks), float64(c.Samples)
 		c.Agrees = math.Abs(n-c.Expected) <= slack
 		c.Stolen = !c.Agrees && n > c.Expected && n <= c.Expected+c.Steal*float64(spec.Rate)+slack
-		c.Agrees = c.Agrees || c.Stolen
+		c.Agrees, c.Close = c.Agrees || c.Stolen, math.Abs(c.Ratio-1) <= ProfileCheckTolerance
 	}
 	return pv
 }

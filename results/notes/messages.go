@@ -247,13 +247,14 @@ var (
 	// ProfileFunctions lists the top functions: "62.1 % [unknown] (libcrypto.so.3), …".
 	ProfileFunctions = code("profile_functions", `top functions: {{range $i, $f := .functions}}`+
 		`{{if $i}}, {{end}}{{percent1 $f.Share}} {{$f.Name}} ({{$f.Library}}){{end}}`)
-	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
-		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
-		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+
-		`server's processes){{else if .stolen}}agrees once the {{printf "%.2f" .steal}} CPU-s the `+
+	// ProfileCheck words an analysis.ProfileCheck, check.
+	ProfileCheck = code("profile_check", `{{with .check}}{{count .Samples}} samples vs {{printf "%.2f" .CPUSeconds}} `+
+		`server CPU-s × {{$.rate}} Hz = {{count (nearest .Expected)}}: ratio {{printf "%.2f" .Ratio}}, `+
+		`{{if not .Agrees}}DISAGREES by more than {{pct $.tolerance}} % (perf or /proc missed some of the `+
+		`server's processes){{else if .Stolen}}agrees once the {{printf "%.2f" .Steal}} CPU-s the `+
 		`hypervisor stole from the server while sampling are counted (perf's clock counts them, /proc's CPU `+
-		`seconds do not){{else if not .close}}agrees within /proc's resolution (two clock ticks per window)`+
-		`{{else}}agrees within {{pct .tolerance}} %{{end}}`)
+		`seconds do not){{else if not .Close}}agrees within /proc's resolution (two clock ticks per window)`+
+		`{{else}}agrees within {{pct $.tolerance}} %{{end}}{{else}}no self-check{{end}}`)
 	ProfileOn = code("profile_on", `profiling was on: perf record -e cpu-clock -F {{.rate}} -g on the `+
 		`server's processes in every window (crypto: {{join .crypto ", "}}); perf itself takes some of the `+
 		`server's CPU (bench/profile-overhead.sh measures how much)`)

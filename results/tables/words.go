@@ -182,11 +182,8 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 		out = append(out, v.Name+": "+notes.New(notes.ProfileFunctions, "functions", v.Functions).String(),
 			v.Name+": "+notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound).String())
 		if c := v.Check; c.Checked {
-			tol := analysis.ProfileCheckTolerance
-			out = append(out, v.Name+": self-check: "+notes.New(notes.ProfileCheck, "samples", c.Samples,
-				"cpu_seconds", c.CPUSeconds, "rate", t.Rate, "expected", c.Expected, "ratio", c.Ratio,
-				"agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= tol, "tolerance", tol,
-				"stolen", c.Stolen, "steal", c.Steal).String())
+			out = append(out, v.Name+": self-check: "+notes.New(notes.ProfileCheck, "check", c, "rate", t.Rate,
+				"tolerance", analysis.ProfileCheckTolerance).String())
 		}
 		out = append(out, v.Name+": pprof: "+v.Pprof)
 	}
