@@ -327,11 +327,11 @@ func (s *Session) Close() {
 
 // script is the shell script that runs perf record on pids for at most
 // limit, driven over stdin/stdout: it prints "attached HZ", then
-// "enabled TICKS STEAL" and "disabled TICKS STEAL" after the commands of
-// those names (TICKS: the processes' CPU time, /proc/PID/stat fields 14-17;
-// STEAL and BUSY: the host's steal time, the eighth figure of /proc/stat's
-// cpu line, and its busy time, the first three and the sixth and seventh), then
-// perf's error lines ("err …"), "scripting", "script" and perf script's
+// "enabled TICKS STEAL BUSY" and "disabled TICKS STEAL BUSY" after the
+// commands of those names (TICKS: the processes' CPU time, /proc/PID/stat
+// fields 14-17; STEAL: the host's steal time, the eighth figure of
+// /proc/stat's cpu line; BUSY: the first three and the sixth and seventh),
+// then perf's error lines ("err …"), "scripting", "script" and perf script's
 // output. A perf that cannot run gives "unavailable REASON" or "failed
 // STATUS", its errors, "paranoid N" and "end". EOF on stdin stops perf.
 // perf.data is copied to $KAELOAD_PERF_DATA where that is set.
