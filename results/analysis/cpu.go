@@ -101,8 +101,8 @@ func RepGroupCPUs(r *results.Rep) []GroupCPU {
 		if k, ok := kaeloadShare(r, i); ok {
 			gc.Kaeload, gc.Own = k, true
 			if g.CPUs != "" {
-				if g.CPU.Seconds > 0 { // a kernel without IRQ time accounting has them in the workers' time too
-					gc.Interrupts = min(min(g.CPU.IRQ/g.CPU.Seconds, 1)*gc.Busy, max(gc.Busy-k, 0))
+				if g.CPU.Seconds > 0 {
+					gc.Interrupts = interruptsOnce(g.CPU.IRQ/g.CPU.Seconds*gc.Busy, gc.Busy-k)
 				}
 				gc.Others = max(gc.Busy-k-gc.Interrupts, 0)
 				if on, pids := serverOnGroup(r, g); pids != nil {
@@ -121,6 +121,10 @@ func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	}
 	return out
 }
+
+// interruptsOnce is CPUs' interrupt share irq, at most the busy share left beside the processes':
+// a kernel without IRQ time accounting has the interrupts in the processes' time too.
+func interruptsOnce(irq, left float64) float64 { return min(irq, 1, max(left, 0)) }
 
 // kaeloadShare is the share of group i's CPU time the workers used (others' by the CPUs they share).
 func kaeloadShare(r *results.Rep, i int) (float64, bool) {
@@ -199,8 +203,7 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	if c := r.ServerCPU; c != nil {
 		u.Server, u.HasServer = min(c.Seconds/capacity, 1), true
 	}
-	// Interrupts are once in the processes' time too where the kernel does not account them apart.
-	u.Interrupts = min(s.Busy.IRQ/capacity, 1, max(u.Busy-u.Server-u.Kaeload, 0))
+	u.Interrupts = interruptsOnce(s.Busy.IRQ/capacity, u.Busy-u.Server-u.Kaeload)
 	u.Others = max(u.Busy-u.Server-u.Kaeload-u.Interrupts, 0)
 	u.OtherLoad = u.HasServer && u.Others >= results.ServerOtherLoadShare
 	return u, true
